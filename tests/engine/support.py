@@ -1,0 +1,28 @@
+"""Hand-built decks and comparisons for engine tests."""
+
+from game.engine.cards import card_from_code
+
+RANKS = "A23456789TJQK"
+
+
+def deck_with(placements: dict[int, str]) -> tuple[int, ...]:
+    """A deck with the given cards at the given deck positions; the rest in new-deck order."""
+    placed = {pos: card_from_code(code) for pos, code in placements.items()}
+    rest = iter(card for card in range(52) if card not in placed.values())
+    return tuple(placed[pos] if pos in placed else next(rest) for pos in range(52))
+
+
+# Taking the base row left to right, then row 3, row 2 and the summits, in that order, walks the
+# ranks A, 2, ... K, A, 2, ... K, A, 2 with no draw: a win straight from the deal.
+CHAIN_ORDER = [*range(18, 28), *range(9, 18), *range(3, 9), *range(0, 3)]
+CHAIN_DECK = deck_with(
+    {
+        28: "KS",
+        **{pos: RANKS[i % 13] + "CDH"[i // 13] for i, pos in enumerate(CHAIN_ORDER)},
+    }
+)
+
+
+def table_of(game):
+    """Everything about a game but its knowledge: what the table shows and how it got there."""
+    return {k: v for k, v in game.__dict__.items() if k != "seen"}

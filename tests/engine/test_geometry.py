@@ -1,0 +1,34 @@
+from game.engine.geometry import BASE_ROW, COVERED_BY, COVERS, PEAKS_OF, ROW_OF, ROWS
+
+# SPEC.md's covering, written out cell by cell rather than by the formula under test.
+SPEC_COVERED_BY = {
+    0: (3, 4), 1: (5, 6), 2: (7, 8),
+    3: (9, 10), 4: (10, 11), 5: (12, 13), 6: (13, 14), 7: (15, 16), 8: (16, 17),
+    9: (18, 19), 10: (19, 20), 11: (20, 21), 12: (21, 22), 13: (22, 23),
+    14: (23, 24), 15: (24, 25), 16: (25, 26), 17: (26, 27),
+}  # fmt: skip
+
+
+def test_covering_matches_spec_cell_by_cell():
+    for pos in range(28):
+        assert COVERED_BY[pos] == SPEC_COVERED_BY.get(pos, ()), pos
+
+
+def test_covers_is_the_inverse_of_covered_by():
+    for pos in range(28):
+        for below in COVERED_BY[pos]:
+            assert pos in COVERS[below]
+    assert sum(len(c) for c in COVERS) == 2 * 18
+
+
+def test_rows_hold_3_6_9_10_cards():
+    assert [len(row) for row in ROWS] == [3, 6, 9, 10]
+    assert list(BASE_ROW) == list(range(18, 28))
+    assert ROW_OF[0] == 0 and ROW_OF[8] == 1 and ROW_OF[17] == 2 and ROW_OF[27] == 3
+
+
+def test_peaks_share_the_base_row():
+    assert PEAKS_OF[0] == (0,) and PEAKS_OF[4] == (0,) and PEAKS_OF[12] == (1,)
+    assert PEAKS_OF[21] == (0, 1)
+    assert PEAKS_OF[24] == (1, 2)
+    assert PEAKS_OF[18] == (0,) and PEAKS_OF[27] == (2,)
