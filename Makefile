@@ -1,0 +1,27 @@
+# Python 3.13: pyenv's (via .python-version), else one on PATH, else a pyenv install.
+PYTHON ?= $(shell pyenv which python3.13 2>/dev/null || command -v python3.13 2>/dev/null \
+	|| ls -d $${PYENV_ROOT:-$$HOME/.pyenv}/versions/3.13*/bin/python3.13 2>/dev/null | tail -n 1)
+VENV := .venv
+PYTEST_ARGS ?=
+
+.PHONY: run test lint
+
+run: $(VENV)/.installed
+	$(VENV)/bin/python manage.py migrate
+	$(VENV)/bin/python manage.py runserver 127.0.0.1:8000
+
+test: $(VENV)/.installed
+	$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+lint: $(VENV)/.installed
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+$(VENV)/bin/python:
+	@test -n "$(PYTHON)" || { echo "Python 3.13 not found: install it or run make PYTHON=/path/to/python3.13" >&2; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+
+# Reinstall only when the dependencies change.
+$(VENV)/.installed: pyproject.toml | $(VENV)/bin/python
+	$(VENV)/bin/python -m pip install --quiet -e '.[dev]'
+	touch $@

@@ -1,0 +1,126 @@
+"""Persistence for deals, games and their append-only action logs; the rules live in game.engine.
+
+A game's table is rebuilt from its deal and its log. The row keeps a snapshot (the moves in play
+and every deck position ever shown) so a request need not replay the whole log, but the log is
+the truth.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from game.engine.deck import deck_for_number, format_deck, parse_deck
+
+
+class Deal(models.Model):
+    deck = models.CharField(max_length=104, unique=True, help_text="Deck code, 52 cards.")
+    number = models.BigIntegerField(null=True, blank=True, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["number", "id"]
+
+    def __str__(self):
+        return self.identifier
+
+    @property
+    def identifier(self) -> str:
+        """What players see and copy: the deal number where there is one, else the code."""
+        return str(self.number) if self.number else self.deck
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        return parse_deck(self.deck)
+
+    @classmethod
+    def for_number(cls, number: int) -> "Deal":
+        deck = format_deck(deck_for_number(number))
+        deal, _ = cls.objects.get_or_create(deck=deck, defaults={"number": number})
+        return deal
+
+    @classmethod
+    def for_code(cls, code: str) -> "Deal":
+        """Raises DeckError for a malformed code."""
+        deal, _ = cls.objects.get_or_create(deck=format_deck(parse_deck(code)))
+        return deal
+
+
+class Game(models.Model):
+    """One player's play of one deal."""
+
+    class Status(models.TextChoices):
+        PLAYING = "playing"
+        WON = "won"
+        DEAD_END = "dead_end", "dead end"
+        LEFT = "left", "left unfinished"
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+        related_name="games",
+    )  # fmt: skip
+    session_key = models.CharField(
+        max_length=40, blank=True, db_index=True, help_text="Owner while playing anonymously."
+    )
+    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="games")
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.PLAYING, db_index=True
+    )
+    moves = models.JSONField(default=list, help_text="Snapshot: the moves in play.")
+    seen = models.JSONField(default=list, help_text="Snapshot: deck positions ever shown.")
+    cleared = models.PositiveSmallIntegerField(default=0)
+    longest_run = models.PositiveSmallIntegerField(default=0)
+    move_count = models.PositiveIntegerField(default=0, help_text="Takes and draws made.")
+    undo_count = models.PositiveIntegerField(default=0)
+    hint_count = models.PositiveIntegerField(default=0)
+    active_ms = models.BigIntegerField(default=0, help_text="Clock time banked while paused.")
+    running_since = models.DateTimeField(null=True, blank=True, help_text="Clock running since.")
+    version = models.PositiveIntegerField(default=0, help_text="Bumped by every change.")
+    started_at = models.DateTimeField(default=timezone.now, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-started_at"]
+        indexes = [models.Index(fields=["owner", "status"])]
+
+    def __str__(self):
+        return f"Game {self.pk} of deal {self.deal}"
+
+    def elapsed_ms(self, now=None) -> int:
+        """Active time: what is banked plus the stretch the clock has been running."""
+        if self.running_since is None:
+            return self.active_ms
+        now = now or timezone.now()
+        return self.active_ms + int((now - self.running_since).total_seconds() * 1000)
+
+
+class Action(models.Model):
+    """One entry of a game's append-only log."""
+
+    class Kind(models.TextChoices):
+        TAKE = "take"
+        DRAW = "draw"
+        UNDO = "undo"
+        HINT = "hint"
+        NEW = "new", "new deal"
+        REPLAY = "replay"
+        PAUSE = "pause"
+        RESUME = "resume"
+        WIN = "win"
+        DEAD_END = "dead_end", "dead end"
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="actions")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices, db_index=True)
+    pos = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Card taken.")
+    detail = models.JSONField(default=dict, blank=True)
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="one_action_per_seq"),
+        ]
+
+    def __str__(self):
+        return f"{self.kind} {self.pos}" if self.pos is not None else self.kind
