@@ -13,9 +13,21 @@ from game.engine.deck import deck_for_number, format_deck, parse_deck
 
 
 class Deal(models.Model):
+    class Verdict(models.TextChoices):
+        WINNABLE = "winnable", "winnable"
+        UNWINNABLE = "unwinnable", "not winnable"
+        UNKNOWN = "unknown", "unknown (out of budget)"
+
     deck = models.CharField(max_length=104, unique=True, help_text="Deck code, 52 cards.")
     number = models.BigIntegerField(null=True, blank=True, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    verdict = models.CharField(
+        max_length=10, choices=Verdict.choices, blank=True,
+        help_text="The full-information solver's verdict; empty until computed.",
+    )  # fmt: skip
+    verdict_nodes = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Positions the solver searched for the verdict."
+    )
 
     class Meta:
         ordering = ["number", "id"]
@@ -81,7 +93,13 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-started_at"]
-        indexes = [models.Index(fields=["owner", "status"])]
+        indexes = [
+            models.Index(fields=["owner", "status"]),
+            # Covering indexes for the staff statistics (game.stats): per deal and per day.
+            models.Index(fields=["deal", "status"]),
+            models.Index(fields=["started_at", "status"]),
+            models.Index(fields=["-longest_run", "started_at"]),
+        ]
 
     def __str__(self):
         return f"Game {self.pk} of deal {self.deal}"

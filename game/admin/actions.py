@@ -1,0 +1,32 @@
+from django.contrib import admin
+
+from game.engine.cards import card_code
+from game.models import Action
+
+from .links import change_link, player_of
+from .view_only import ViewOnly
+
+
+@admin.register(Action)
+class ActionAdmin(ViewOnly, admin.ModelAdmin):
+    """The append-only log: read-only for everyone, staff included."""
+
+    list_display = ["game_link", "seq", "kind", "card", "player", "at"]
+    list_filter = ["kind", "at"]
+    list_select_related = ["game__deal", "game__owner"]
+    search_fields = ["game__id__exact", "game__deal__number__exact", "game__owner__username"]
+    search_help_text = "A game id, a deal number or a player's user name."
+    fields = ["game_link", "seq", "kind", "pos", "card", "detail", "at"]
+    readonly_fields = fields
+
+    @admin.display(description="game", ordering="game")
+    def game_link(self, action):
+        return change_link(action.game, f"Game {action.game_id}")
+
+    @admin.display(description="card")
+    def card(self, action):
+        return card_code(action.game.deal.cards[action.pos]) if action.pos is not None else ""
+
+    @admin.display(description="player")
+    def player(self, action):
+        return player_of(action.game)

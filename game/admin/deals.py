@@ -1,0 +1,58 @@
+from django.contrib import admin, messages
+from django.urls import reverse
+from django.utils.html import format_html
+
+from game import stats
+from game.models import Deal
+
+from .links import percent
+from .search import DealNumberSearch
+from .verdicts import store_verdicts
+
+ACTION_VERDICT_BUDGET_MS = 2000
+"""Solver time per deal for the admin action: generous, since staff asked for it."""
+
+
+@admin.register(Deal)
+class DealAdmin(DealNumberSearch, admin.ModelAdmin):
+    list_display = ["identifier", "games_played", "wins", "win_rate", "verdict", "created_at"]
+    list_filter = ["verdict", "created_at"]
+    search_fields = ["deck"]
+    search_help_text = "A deal number or (part of) a deck code."
+    readonly_fields = [
+        "deck", "number", "created_at", "verdict", "verdict_nodes",
+        "games_played", "wins", "win_rate",
+    ]  # fmt: skip
+    actions = ["compute_verdict"]
+
+    def get_queryset(self, request):
+        # Every deal, played or not: the admin lists deals nobody has played yet too.
+        return stats.with_play_counts(super().get_queryset(request))
+
+    def has_add_permission(self, request):
+        return False  # Deals come from play: a number or a deck code a player typed.
+
+    @admin.display(ordering="plays", description="played")
+    def games_played(self, deal):
+        url = reverse("admin:game_game_changelist") + f"?deal__id__exact={deal.pk}"
+        return format_html('<a href="{}">{}</a>', url, deal.plays)
+
+    @admin.display(ordering="wins", description="won")
+    def wins(self, deal):
+        return deal.wins
+
+    @admin.display(ordering="win_rate", description="win rate")
+    def win_rate(self, deal):
+        return percent(deal.win_rate)
+
+    @admin.action(description="Compute the solver verdict", permissions=["change"])
+    def compute_verdict(self, request, queryset):
+        undecided = queryset.filter(verdict__in=["", Deal.Verdict.UNKNOWN])
+        solved = store_verdicts(undecided, budget_ms=ACTION_VERDICT_BUDGET_MS)
+        unknown = sum(deal.verdict == Deal.Verdict.UNKNOWN for deal in solved)
+        self.message_user(
+            request,
+            f"Solved {len(solved)} deals ({unknown} still unknown after "
+            f"{ACTION_VERDICT_BUDGET_MS} ms each); deals with a verdict were left as they were.",
+            messages.SUCCESS,
+        )

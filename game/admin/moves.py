@@ -1,0 +1,30 @@
+"""A game's log as staff read it: one line per entry, with the card each take took."""
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from game.engine.cards import card_code
+from game.models import Action
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    seq: int
+    kind: str
+    card: str
+    """The card taken, for a take; empty otherwise."""
+    at: datetime
+    detail: dict
+
+
+def log_entries(deck: tuple[int, ...], actions: list[Action]) -> list[LogEntry]:
+    return [
+        LogEntry(
+            seq=action.seq,
+            kind=action.get_kind_display(),
+            card=card_code(deck[action.pos]) if action.pos is not None else "",
+            at=action.at,
+            detail=action.detail,
+        )
+        for action in actions
+    ]

@@ -1,0 +1,19 @@
+from game.engine.deck import MAX_DEAL_NUMBER
+
+
+class DealNumberSearch:
+    """A search term of digits finds a deal by number; anything else goes to search_fields.
+
+    Card codes contain digits too (2-9), so searching codes for "7" would match nearly every
+    deal; staff who type a number mean the deal number."""
+
+    deal_number_lookup = "number"
+
+    def get_search_results(self, request, queryset, search_term):
+        term = search_term.strip()
+        if term.isdigit():
+            number = int(term)
+            if number > MAX_DEAL_NUMBER:
+                return queryset.none(), False
+            return queryset.filter(**{self.deal_number_lookup: number}), False
+        return super().get_search_results(request, queryset, search_term)

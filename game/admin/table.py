@@ -1,0 +1,146 @@
+"""A game's table at any entry of its log, drawn for staff: every card shown, face-down ones too.
+
+The log is the truth (STYLE.md): the table at entry k is the deal replayed through the takes,
+draws and undos logged up to k. Positions are laid out from the covering table, so the picture
+follows the geometry rather than a hand-made list of coordinates.
+"""
+
+from dataclasses import dataclass
+
+from game.engine.cards import SUIT_SYMBOLS, card_code, card_label, is_red, suit
+from game.engine.geometry import BASE_ROW, COVERED_BY, ROW_OF, TABLEAU_SIZE
+from game.engine.state import DRAW, UNDO, Game
+from game.models import Action
+
+CARD_WIDTH = 34
+CARD_HEIGHT = 48
+STEP = 38
+"""Distance between neighbouring base-row cards."""
+ROW_DROP = 26
+"""How far each row sits below the one it covers: cards overlap like on a real table."""
+MARGIN = 4
+TABLEAU_BOTTOM = MARGIN + 3 * ROW_DROP + CARD_HEIGHT
+PILES_TOP = TABLEAU_BOTTOM + 14
+
+
+@dataclass(frozen=True)
+class CardPicture:
+    x: float
+    y: float
+    face: str
+    """Rank and suit symbol, '7♥'."""
+    code: str
+    label: str
+    red: bool
+    state: str
+    """"removed", "face-up" or "face-down"."""
+    pos: int | None = None
+
+    @property
+    def text_x(self) -> float:
+        return self.x + CARD_WIDTH / 2
+
+    @property
+    def text_y(self) -> float:
+        """Near the top: a covering card hides the rest."""
+        return self.y + 17
+
+
+@dataclass(frozen=True)
+class TablePicture:
+    cards: list[CardPicture]
+    waste: CardPicture | None
+    stock: CardPicture | None
+    stock_codes: list[str]
+    """The stock in drawing order, next card first: staff see it, players never do."""
+    waste_count: int
+    cleared: int
+    run: int
+    over: str
+    """"won", "dead end" or empty while the game goes on."""
+    width: int = 10 * STEP + 2 * MARGIN
+    height: int = PILES_TOP + CARD_HEIGHT + MARGIN
+    card_width: int = CARD_WIDTH
+    card_height: int = CARD_HEIGHT
+    waste_label_x: float = MARGIN + 4 * STEP - 6
+
+
+def _x_of_positions() -> tuple[float, ...]:
+    """Base-row cards sit side by side; every other card midway over the two that cover it."""
+    xs = [0.0] * TABLEAU_SIZE
+    for index, pos in enumerate(BASE_ROW):
+        xs[pos] = MARGIN + index * STEP
+    for pos in reversed(range(BASE_ROW.start)):
+        left, right = COVERED_BY[pos]
+        xs[pos] = (xs[left] + xs[right]) / 2
+    return tuple(xs)
+
+
+X_OF_POSITION = _x_of_positions()
+
+
+def replayed_move(action: Action):
+    """What a log entry does to the table: a position, "draw", "undo", or None for entries that
+    leave it as it is (hints, pauses...)."""
+    if action.kind == Action.Kind.TAKE:
+        return action.pos
+    return {Action.Kind.DRAW: DRAW, Action.Kind.UNDO: UNDO}.get(action.kind)
+
+
+def table_at(deck: tuple[int, ...], actions: list[Action], seq: int) -> TablePicture:
+    """The table after the log entry numbered seq. Raises IllegalAction if the log breaks the
+    rules, which would mean a corrupt log."""
+    moves = [replayed_move(action) for action in actions if action.seq <= seq]
+    game = Game.replay(deck, [move for move in moves if move is not None])
+    return picture_of(game)
+
+
+def picture_of(game: Game) -> TablePicture:
+    cards = [
+        _card(
+            game.deck[pos],
+            X_OF_POSITION[pos],
+            MARGIN + ROW_OF[pos] * ROW_DROP,
+            _state_of(game, pos),
+            pos,
+        )
+        for pos in range(TABLEAU_SIZE)
+    ]
+    waste_x = MARGIN + 4 * STEP
+    waste = (
+        _card(game.waste_top, waste_x, PILES_TOP, "face-up") if game.waste_top is not None else None
+    )
+    stock_cards = game.deck[game.stock_next :]
+    stock = (
+        _card(stock_cards[0], waste_x + STEP + 8, PILES_TOP, "face-down") if stock_cards else None
+    )
+    over = "won" if game.won else "dead end" if game.dead_end else ""
+    return TablePicture(
+        cards=cards,
+        waste=waste,
+        stock=stock,
+        stock_codes=[card_code(card) for card in stock_cards],
+        waste_count=len(game.waste),
+        cleared=game.cleared,
+        run=game.run,
+        over=over,
+    )
+
+
+def _state_of(game: Game, pos: int) -> str:
+    if game.is_removed(pos):
+        return "removed"
+    return "face-up" if game.is_face_up(pos) else "face-down"
+
+
+def _card(card: int, x: float, y: float, state: str, pos: int | None = None) -> CardPicture:
+    return CardPicture(
+        x=x,
+        y=y,
+        face=card_code(card)[0].replace("T", "10") + SUIT_SYMBOLS[suit(card)],
+        code=card_code(card),
+        label=card_label(card),
+        red=is_red(card),
+        state=state,
+        pos=pos,
+    )

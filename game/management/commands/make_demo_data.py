@@ -1,0 +1,208 @@
+"""Fill the database with made-up play for staff to explore and for benchmarks.
+
+Most games are figures only (no log), drawn from plausible distributions: a few deals are played
+far more than others, players win about 60% of games, dates spread over the last --days days.
+A few (--logged) are real games played by a random player through the engine, with a full log,
+so that a game's page has a move list and a table to show.
+"""
+
+import random
+from datetime import timedelta
+from itertools import accumulate
+from math import log
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+from django.utils import timezone
+
+from game.engine.deck import deck_for_number, format_deck
+from game.engine.state import Game as Table
+from game.models import Action, Deal, Game
+
+BATCH = 2000
+DEMO_PLAYER_PREFIX = "demo-player-"
+UNWINNABLE_SHARE = 0.05
+"""Share of deals made (nearly) impossible for players, so the hardest-deals list has members."""
+
+
+class Command(BaseCommand):
+    help = __doc__.splitlines()[0]
+
+    def add_arguments(self, parser):
+        parser.add_argument("--games", type=int, default=100_000)
+        parser.add_argument("--deals", type=int, default=3_000, help="deal numbers 1..N")
+        parser.add_argument("--days", type=int, default=90, help="spread games over these days")
+        parser.add_argument("--players", type=int, default=300, help="demo user accounts")
+        parser.add_argument("--logged", type=int, default=200, help="games played with a log")
+        parser.add_argument("--seed", type=int, default=1)
+
+    def handle(self, *args, games, deals, days, players, logged, seed, **options):
+        if min(games, deals, days) < 1 or min(players, logged) < 0:
+            raise CommandError("--games, --deals and --days must be positive, the rest >= 0")
+        rng = random.Random(seed)
+        with transaction.atomic():
+            deal_ids = _demo_deals(deals)
+            owner_ids = _demo_players(players)
+            maker = _GameMaker(rng, deal_ids, owner_ids, days, timezone.now())
+            made = 0
+            while made < games:
+                size = min(BATCH, games - made)
+                batch = [maker.game(logged=made + i < logged) for i in range(size)]
+                Game.objects.bulk_create(batch)
+                Action.objects.bulk_create(
+                    [action for game in batch for action in maker.actions_of(game)],
+                    batch_size=BATCH,
+                )
+                made += size
+        self.stdout.write(
+            f"Made {games} games ({min(logged, games)} with a log) "
+            f"of {deals} deals by {players} players and anonymous visitors."
+        )
+
+
+def _demo_deals(count: int) -> list[int]:
+    Deal.objects.bulk_create(
+        [
+            Deal(number=number, deck=format_deck(deck_for_number(number)))
+            for number in range(1, count + 1)
+        ],
+        ignore_conflicts=True,
+        batch_size=BATCH,
+    )
+    numbered = Deal.objects.filter(number__range=(1, count)).order_by("number")
+    return list(numbered.values_list("id", flat=True))
+
+
+def _demo_players(count: int) -> list[int]:
+    usernames = [f"{DEMO_PLAYER_PREFIX}{n:04d}" for n in range(1, count + 1)]
+    User = get_user_model()
+    no_login = make_password(None)
+    User.objects.bulk_create(
+        [User(username=name, password=no_login) for name in usernames], ignore_conflicts=True
+    )
+    return list(User.objects.filter(username__in=usernames).values_list("id", flat=True))
+
+
+class _GameMaker:
+    def __init__(self, rng, deal_ids, owner_ids, days, now):
+        self.rng = rng
+        self.deal_ids = deal_ids
+        self.owner_ids = owner_ids
+        self.days = days
+        self.now = now
+        # Popularity falls off with rank, as for shared deal numbers: deal 1 is played most.
+        self.cumulative_popularity = list(
+            accumulate(1 / (rank + 1) ** 0.9 for rank in range(len(deal_ids)))
+        )
+        self.win_chance = [
+            rng.uniform(0, 0.05) if rng.random() < UNWINNABLE_SHARE else rng.betavariate(4, 2.2)
+            for _ in deal_ids
+        ]
+        self.logs: dict[int, list[Action]] = {}
+
+    def game(self, *, logged: bool) -> Game:
+        rng = self.rng
+        index = rng.choices(range(len(self.deal_ids)), cum_weights=self.cumulative_popularity)[0]
+        # More games lately: the site is growing.
+        started = self.now - timedelta(days=self.days * (1 - rng.random() ** 0.6))
+        game = Game(
+            deal_id=self.deal_ids[index],
+            started_at=started,
+            hint_count=_some(rng, 0.3, 5),
+            undo_count=_some(rng, 0.35, 6),
+            **self._owner(),
+        )
+        if logged:
+            self._play_with_log(game, index)
+        else:
+            self._figures(game, won=rng.random() < self.win_chance[index])
+        return game
+
+    def actions_of(self, game: Game) -> list[Action]:
+        actions = self.logs.pop(id(game), [])
+        for action in actions:
+            action.game = game
+        return actions
+
+    def _owner(self) -> dict:
+        if self.owner_ids and self.rng.random() < 0.6:
+            return {"owner_id": self.rng.choice(self.owner_ids)}
+        return {"session_key": f"{self.rng.getrandbits(128):032x}"}
+
+    def _figures(self, game: Game, *, won: bool) -> None:
+        rng = self.rng
+        recent = self.now - game.started_at < timedelta(hours=1)
+        if won:
+            game.status, game.cleared = Game.Status.WON, 28
+            game.longest_run = round(rng.triangular(6, 22, 10))
+            draws = rng.randint(10, 23)
+        elif recent and rng.random() < 0.5:
+            game.status, game.cleared = Game.Status.PLAYING, rng.randint(0, 16)
+            draws = rng.randint(0, 12)
+        elif rng.random() < 0.75:
+            game.status, game.cleared = Game.Status.DEAD_END, round(rng.triangular(6, 27, 20))
+            draws = 23
+        else:
+            game.status, game.cleared = Game.Status.LEFT, rng.randint(0, 22)
+            draws = rng.randint(0, 20)
+        if not won:
+            game.longest_run = min(game.cleared, round(rng.triangular(1, 12, 4)))
+        game.move_count = game.cleared + draws + game.undo_count
+        game.active_ms = int(rng.lognormvariate(log(2500 * max(game.move_count, 4)), 0.45))
+        self._finish(game)
+
+    def _play_with_log(self, game: Game, index: int) -> None:
+        """Play the deal through the engine, taking a random legal card most of the time."""
+        rng = self.rng
+        deal_number = index + 1
+        table = Table(deck_for_number(deal_number))
+        entries: list[tuple[str, int | None]] = []
+        leaves = rng.random() < 0.15
+        while not table.over and not (leaves and rng.random() < 0.02):
+            takes = table.legal_takes()
+            if table.moves and rng.random() < 0.04:
+                table.undo()
+                entries.append((Action.Kind.UNDO, None))
+            elif rng.random() < 0.03:
+                entries.append((Action.Kind.HINT, None))
+            elif takes and (rng.random() < 0.9 or not table.stock_count):
+                pos = rng.choice(takes)
+                table.take(pos)
+                entries.append((Action.Kind.TAKE, pos))
+            else:
+                table.draw()
+                entries.append((Action.Kind.DRAW, None))
+        game.status = (
+            Game.Status.WON
+            if table.won
+            else Game.Status.DEAD_END
+            if table.dead_end
+            else Game.Status.LEFT
+        )
+        game.cleared, game.longest_run = table.cleared, table.longest_run
+        game.moves, game.seen = table.moves, sorted(table.seen)
+        kinds = [kind for kind, _ in entries]
+        game.undo_count = kinds.count(Action.Kind.UNDO)
+        game.hint_count = kinds.count(Action.Kind.HINT)
+        game.move_count = kinds.count(Action.Kind.TAKE) + kinds.count(Action.Kind.DRAW)
+        seconds_apart = [rng.uniform(1, 6) for _ in entries]
+        game.active_ms = int(sum(seconds_apart) * 1000)
+        at = game.started_at
+        actions = []
+        for seq, ((kind, pos), gap) in enumerate(zip(entries, seconds_apart, strict=True), 1):
+            at += timedelta(seconds=gap)
+            actions.append(Action(seq=seq, kind=kind, pos=pos, at=at))
+        self.logs[id(game)] = actions
+        self._finish(game)
+
+    def _finish(self, game: Game) -> None:
+        if game.status != Game.Status.PLAYING:
+            game.finished_at = game.started_at + timedelta(milliseconds=game.active_ms)
+
+
+def _some(rng: random.Random, chance: float, most: int) -> int:
+    """0 for most games; for a share `chance` of them, a count from 1 to `most`, small ones
+    likelier."""
+    return 0 if rng.random() >= chance else min(most, 1 + int(rng.expovariate(0.8)))

@@ -1,0 +1,88 @@
+import re
+
+from game.models import Deal
+
+from .support import text_of
+
+
+def test_a_games_page_shows_its_move_list_and_table_at_any_entry(staff_client, logged_game):
+    url = f"/admin/game/game/{logged_game.pk}/change/"
+
+    latest = staff_client.get(url).content.decode()
+    at_one = staff_client.get(url + "?at=1").content.decode()
+    at_deal = staff_client.get(url + "?at=0").content.decode()
+
+    assert [text_of(latest, f'data-seq="{seq}"').split()[1].lower() for seq in (1, 2, 3, 4)] == [
+        "draw", "undo", "draw", "hint",
+    ]  # fmt: skip
+    assert 'data-seq="4" class="tp-log-current"' in latest
+    # The draw leaves 22 cards in the stock, the undo puts one back, the hint changes nothing.
+    assert "22 in the stock" in text_of(at_one, "data-table-at")
+    assert "23 in the stock" in text_of(at_deal, "data-table-at")
+    assert "22 in the stock" in text_of(latest, "data-table-at")
+
+
+def test_staff_see_face_down_cards_and_the_stock_order(staff_client, logged_game):
+    html = staff_client.get(f"/admin/game/game/{logged_game.pk}/change/?at=0").content.decode()
+
+    face_down = re.findall(r'data-table-pos="(\d+)" data-state="face-down" data-card-code', html)
+    assert sorted(map(int, face_down)) == list(range(18))
+    stock = text_of(html, "data-stock-order").split()
+    assert len(stock) == 23
+    assert "".join(stock) == logged_game.deal.deck[2 * 29 :]
+
+
+def test_games_are_searched_by_deal_number_deck_code_or_player(staff_client, played):
+    changelist = "/admin/game/game/"
+
+    def found(term):
+        html = staff_client.get(changelist, {"q": term}).content.decode()
+        return int(re.search(r"(\d+) results?", html).group(1))
+
+    assert found("1") == 2
+    assert found("alice") == 2
+    assert found(played["second"].deck[:12].lower()) == 2
+    assert found("nobody") == 0
+
+
+def test_games_are_filtered_by_status_and_date(staff_client, played):
+    html = staff_client.get("/admin/game/game/", {"status__exact": "dead_end"}).content.decode()
+    assert "2 results" in html
+
+    day = {"started_at__year": 2026, "started_at__month": 3, "started_at__day": 3}
+    html = staff_client.get("/admin/game/game/", day).content.decode()
+    assert "2 results" in html
+
+
+def test_the_log_is_read_only(staff_client, logged_game):
+    action = logged_game.actions.first()
+
+    assert staff_client.get("/admin/game/action/add/").status_code == 403
+    change_page = staff_client.get(f"/admin/game/action/{action.pk}/change/").content.decode()
+    assert 'name="_save"' not in change_page
+    assert staff_client.get(f"/admin/game/action/{action.pk}/delete/").status_code == 403
+
+
+def test_deals_are_searched_by_number(staff_client, played):
+    html = staff_client.get("/admin/game/deal/", {"q": "2"}).content.decode()
+
+    assert "1 result" in html
+
+
+def test_compute_verdict_action_stores_the_solvers_verdict(staff_client, played, monkeypatch):
+    from game.engine.solver import Solution
+
+    monkeypatch.setattr(
+        "game.admin.verdicts.solve", lambda deck, **budget: Solution("win", (), 77, 1.0)
+    )
+    deal = played["first"]
+
+    response = staff_client.post(
+        "/admin/game/deal/",
+        {"action": "compute_verdict", "_selected_action": [deal.pk]},
+        follow=True,
+    )
+
+    assert response.status_code == 200
+    deal.refresh_from_db()
+    assert (deal.verdict, deal.verdict_nodes) == (Deal.Verdict.WINNABLE, 77)

@@ -1,0 +1,128 @@
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+
+from game.engine.solver import Solution
+from game.models import Deal
+
+from .support import text_of
+
+URL = "/admin/statistics/"
+
+
+@pytest.fixture
+def solver_says_loss(monkeypatch):
+    solved = []
+
+    def fake_solve(deck, **budget):
+        solved.append(deck)
+        return Solution("loss", (), 1234, 1.0)
+
+    monkeypatch.setattr("game.admin.verdicts.solve", fake_solve)
+    return solved
+
+
+def page(client, query=""):
+    response = client.get(URL + query)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_overall_figures_match_the_hand_built_games(staff_client, played, solver_says_loss):
+    html = page(staff_client)
+
+    assert text_of(html, "data-played") == "4"
+    assert text_of(html, "data-won") == "1"
+    assert text_of(html, "data-win-rate") == "25%"
+    # (120 + 60 + 31 + 0) s / 4 = 52.75 s; the won game alone took 2 minutes.
+    assert text_of(html, "data-avg-time") == "0:53 won games 2:00"
+    assert text_of(html, "data-avg-moves") == "28.8 won games 40.0"
+    assert text_of(html, "data-hinted") == "2 3 hints in all"
+    assert text_of(html, "data-undone") == "2 4 undos in all"
+
+
+def test_hint_and_undo_use(staff_client, played, solver_says_loss):
+    html = page(staff_client)
+
+    assert text_of(html, 'data-use="hint"') == "Used a hint 2 50% 0.75 50%"
+    assert text_of(html, 'data-use="no-hint"') == "No hint 2 0%"
+    assert text_of(html, 'data-use="undo"') == "Used undo 2 50% 1.00 0%"
+
+
+def test_games_per_day_and_cards_cleared(staff_client, played, solver_says_loss):
+    html = page(staff_client)
+
+    assert text_of(html, 'data-day="2026-03-01"') == "Sun 1 Mar 2026 2 1"
+    assert text_of(html, 'data-day="2026-03-03"') == "Tue 3 Mar 2026 2 0"
+    assert 'data-day="2026-03-02"' not in html  # days without games are bars of 0, not rows
+    assert "Mar 3: 2 played, 0 won" in html  # the bar's title
+    for cleared in (0, 10, 20, 28):
+        assert text_of(html, f'data-cleared="{cleared}"') == f"{cleared} 1"
+    assert html.count('<svg class="tp-chart"') == 2
+
+
+def test_hardest_deals_get_a_stored_verdict_once(staff_client, played, solver_says_loss):
+    first, second = played["first"], played["second"]
+
+    html = page(staff_client, "?min_plays=2")
+
+    hardest = text_of(html, 'id="hardest"')
+    assert hardest.index("2 2 0 0% not winnable") < hardest.index("1 2 1 50% not winnable")
+    assert Deal.objects.get(pk=second.pk).verdict == Deal.Verdict.UNWINNABLE
+    assert Deal.objects.get(pk=first.pk).verdict_nodes == 1234
+    page(staff_client, "?min_plays=2")
+    assert len(solver_says_loss) == 2  # stored, so not solved again
+
+
+def test_deals_played_less_often_are_not_among_the_hardest(staff_client, played, solver_says_loss):
+    html = page(staff_client, "?min_plays=3")
+
+    assert "No deal has been played 3 times yet." in html
+    assert solver_says_loss == []
+
+
+def test_most_played_deals_and_longest_runs(staff_client, played, solver_says_loss):
+    html = page(staff_client)
+
+    assert text_of(html, f'data-deal="{played["first"].pk}"') == "1 2 1 50%"
+    longest = played["games"][0].pk
+    assert text_of(html, f'data-game="{longest}"') == f"12 Game {longest} alice 1 Mar 2026"
+
+
+def test_an_empty_site_has_a_page_too(staff_client, db):
+    html = page(staff_client)
+
+    assert text_of(html, "data-played") == "0"
+    assert "No games yet." in html
+
+
+def test_anonymous_visitors_are_sent_to_the_admin_login(client, db):
+    response = client.get(URL)
+
+    assert response.status_code == 302
+    assert response.url.startswith("/admin/login/")
+
+
+def test_players_who_are_not_staff_are_refused(client, db):
+    client.force_login(get_user_model().objects.create_user("player"))
+
+    response = client.get(URL)
+
+    assert response.status_code == 302
+    assert response.url.startswith("/admin/login/")
+
+
+def test_staff_need_permission_to_view_games(client, db):
+    clerk = get_user_model().objects.create_user("clerk", is_staff=True)
+    client.force_login(clerk)
+
+    assert client.get(URL).status_code == 403
+
+    clerk.user_permissions.add(Permission.objects.get(codename="view_game"))
+    assert client.get(URL).status_code == 200
+
+
+def test_the_admin_links_to_the_page(staff_client):
+    html = staff_client.get("/admin/").content.decode()
+
+    assert f'href="{URL}"' in html
