@@ -1,0 +1,49 @@
+"""What the engine's commands share: one-line errors with exit status 2, budget options, and JSON
+lines on stdout (SPEC.md, Commands)."""
+
+import json
+import sys
+
+from django.core.management.base import BaseCommand, CommandError
+
+from game.engine.hint import DEFAULT_BUDGET_MS
+
+
+def bad_input(message: str) -> CommandError:
+    return CommandError(message, returncode=2)
+
+
+class EngineCommand(BaseCommand):
+    def create_parser(self, prog_name, subcommand, **kwargs):
+        parser = super().create_parser(prog_name, subcommand, **kwargs)
+
+        def one_line_error(message):
+            # argparse would print the usage too; the contract is one clear line and status 2.
+            sys.stderr.write(f"{prog_name} {subcommand}: error: {message}\n")
+            sys.exit(2)
+
+        parser.error = one_line_error
+        return parser
+
+    def add_budget_arguments(self, parser):
+        parser.add_argument(
+            "--budget-ms",
+            type=float,
+            help=f"clock bound per hint in ms (default {DEFAULT_BUDGET_MS:g}, none with --nodes)",
+        )
+        parser.add_argument("--nodes", type=int, help="work bound per hint; repeatable results")
+        parser.add_argument("--seed", type=int, default=0, help="seed for the sampled deals")
+
+    def hint_options(self, options) -> dict:
+        budget_ms, nodes = options["budget_ms"], options["nodes"]
+        if budget_ms is not None and budget_ms <= 0:
+            raise bad_input("--budget-ms must be positive")
+        if nodes is not None and nodes < 0:
+            raise bad_input("--nodes must not be negative")
+        if budget_ms is None and nodes is None:
+            budget_ms = DEFAULT_BUDGET_MS
+        return {"seed": options["seed"], "max_nodes": nodes, "budget_ms": budget_ms}
+
+    def emit(self, record: dict) -> None:
+        self.stdout.write(json.dumps(record))
+        self.stdout.flush()
