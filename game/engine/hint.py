@@ -1,0 +1,195 @@
+"""The Hint: a move worth making, judged only on what the player has seen.
+
+While cards are unknown, each legal move is scored by playing it out on sampled deals: the unseen
+cards are dealt at random into the face-down places and the unknown stock places, and a no-peek
+policy (`ROLLOUT_POLICY`) plays each sample to its end. Every move is tried on the same samples, so
+the comparison is not blurred by some moves drawing luckier deals than others. A move scores its
+wins, plus a little for cards cleared so that hopeless-looking positions still get a sensible
+move. Counting full-information solver wins instead barely separates the moves: with every card
+in view almost every sample is winnable whatever is played now.
+
+Only when every card is known does the exact solver run; then a proven win gives the first move of
+the winning line and a proven loss gives the "unsolvable" verdict. Nothing else ever does.
+"""
+
+import random
+import time
+from dataclasses import dataclass
+
+from .cards import DECK_SIZE, card_code, rank
+from .knowledge import PlayerView, known_deck, view_of
+from .policy import Fits, Tableau, fits_table, greedy_policy, play_out, policy_move
+from .rules import STANDARD
+from .solver import solve
+from .state import DRAW, Game, Move
+
+UNSOLVABLE = "unsolvable"
+
+ROLLOUT_POLICY = greedy_policy
+DEFAULT_NODES = 60_000
+"""Work bound when none is given: moves played in rollouts (and solver nodes when every card is
+known). About 30 ms of rollouts on a mid-game position."""
+DEFAULT_BUDGET_MS = 1_000.0
+CLEARED_WEIGHT = 0.1
+"""A whole table cleared without a win is worth this fraction of a win."""
+
+
+@dataclass(frozen=True)
+class Hint:
+    move: Move | None
+    """A tableau position, "draw", or None once the game is over."""
+    verdict: str | None
+    """"unsolvable" only when every card is known and the solver proved the deal lost."""
+    reason: str
+
+
+def hint_for_game(game: Game, **options) -> Hint:
+    """The hint for a live game, from the player's knowledge of it alone."""
+    return recommend(view_of(game), **options)
+
+
+def recommend(
+    view: PlayerView,
+    *,
+    seed: int = 0,
+    max_nodes: int | None = None,
+    budget_ms: float | None = DEFAULT_BUDGET_MS,
+) -> Hint:
+    started = time.perf_counter()
+    if view.won:
+        return Hint(None, None, "The table is clear: the deal is won.")
+    if view.over:
+        return Hint(None, None, "No card fits and the stock is empty: there is no legal move.")
+    nodes = DEFAULT_NODES if max_nodes is None else max_nodes
+    deadline = None if budget_ms is None else started + budget_ms / 1000
+
+    if view.fully_known:
+        solution = solve(
+            known_deck(view),
+            view.rules,
+            removed=view.removed,
+            stock_next=DECK_SIZE - view.stock_count,
+            waste_card=view.waste_top,
+            max_nodes=nodes,
+            budget_ms=budget_ms,
+        )
+        if solution.result == "win":
+            move = solution.moves[0]
+            return Hint(move, None, f"{_describe(view, move)}: it leads to clearing the table.")
+        nodes = max(0, nodes - solution.nodes)
+        if solution.result == "loss":
+            move = _best_by_rollouts(view, seed, nodes, deadline).move
+            return Hint(
+                move,
+                UNSOLVABLE,
+                "Every card is known and this deal cannot be finished from here. "
+                f"{_describe(view, move)} clears the most.",
+            )
+    return _best_by_rollouts(view, seed, nodes, deadline)
+
+
+@dataclass(frozen=True)
+class _SampledTable:
+    """A deal consistent with the view, in ranks: the tableau, the stock from its next card."""
+
+    tableau: Tableau
+    stock: list[int]
+
+
+def _sampler(view: PlayerView, rng: random.Random, fits: Fits):
+    """Yield deals consistent with the view: the unseen cards, in index order, shuffled into the
+    unknown places. Neither their real places nor their real order can reach the result."""
+    ranks = [0 if card is None else rank(card) for card in view.tableau]
+    stock = [0 if card is None else rank(card) for card in view.stock]
+    hidden_tableau = [
+        pos for pos, card in enumerate(view.tableau) if card is None and not view.is_removed(pos)
+    ]
+    hidden_stock = [i for i, card in enumerate(view.stock) if card is None]
+    unseen_ranks = [rank(card) for card in view.unseen]
+    while True:
+        rng.shuffle(unseen_ranks)
+        dealt = iter(unseen_ranks)
+        for pos in hidden_tableau:
+            ranks[pos] = next(dealt)
+        for i in hidden_stock:
+            stock[i] = next(dealt)
+        yield _SampledTable(Tableau(list(ranks), fits), list(stock))
+
+
+def _best_by_rollouts(view: PlayerView, seed: int, max_nodes: int, deadline: float | None) -> Hint:
+    moves = view.legal_moves()
+    fallback = policy_move(view, ROLLOUT_POLICY)
+    if len(moves) == 1:
+        return Hint(moves[0], None, _forced_reason(view, moves[0]))
+
+    fits = fits_table(view.rules)
+    # A playout makes at most one move per card standing and per stock card.
+    round_cost = len(moves) * (28 - view.removed.bit_count() + view.stock_count)
+    samples = _sampler(view, random.Random(seed), fits)
+    wins = dict.fromkeys(moves, 0)
+    cleared = dict.fromkeys(moves, 0)
+    rounds = spent = 0
+    # Every sample is the same deal when nothing is unknown: one round says it all.
+    max_rounds = 1 if view.fully_known else None
+    while spent + round_cost <= max_nodes and rounds != max_rounds:
+        if deadline is not None and rounds and time.perf_counter() > deadline:
+            break
+        table = next(samples)
+        for move in moves:
+            if move == DRAW:
+                result, played = play_out(
+                    table.tableau, view.removed, table.stock[0], table.stock[1:], ROLLOUT_POLICY
+                )
+            else:
+                result, played = play_out(
+                    table.tableau,
+                    view.removed | 1 << move,
+                    table.tableau.ranks[move],
+                    table.stock,
+                    ROLLOUT_POLICY,
+                )
+            wins[move] += result == 28
+            cleared[move] += result
+            spent += played + 1
+        rounds += 1
+    if not rounds:
+        return Hint(fallback, None, f"{_describe(view, fallback)}: a quick suggestion.")
+
+    def score(move: Move) -> tuple[float, bool, bool]:
+        # Ties go to the policy's own choice, then to taking rather than drawing.
+        value = wins[move] + CLEARED_WEIGHT * cleared[move] / 28
+        return value, move == fallback, move != DRAW
+
+    best = max(moves, key=score)
+    if view.fully_known:
+        return Hint(best, None, f"{_describe(view, best)}: the best line found so far.")
+    return Hint(
+        best,
+        None,
+        f"{_describe(view, best)}: it cleared the table in {wins[best]} of {rounds} likely deals.",
+    )
+
+
+def play_by_hints(deck, rules=STANDARD, **options) -> tuple[Game, list[float]]:
+    """Play a deal by following the hint alone; returns the finished game and ms per hint."""
+    game = Game(deck, rules)
+    times = []
+    while True:
+        started = time.perf_counter()
+        hint = hint_for_game(game, **options)
+        times.append((time.perf_counter() - started) * 1000)
+        if hint.move is None:
+            return game, times
+        game.apply(hint.move)
+
+
+def _forced_reason(view: PlayerView, move: Move) -> str:
+    if move == DRAW:
+        return "Nothing fits the waste card: draw."
+    return f"{_describe(view, move)}: it is the only move."
+
+
+def _describe(view: PlayerView, move: Move) -> str:
+    if move == DRAW:
+        return "Draw from the stock"
+    return f"Take the {card_code(view.tableau[move])}"

@@ -1,0 +1,101 @@
+"""What the player knows about a game, and nothing more.
+
+A hint must not depend on cards the player has never seen, so it works from a `PlayerView`
+rather than from a `Game`. The view keeps every card the player has been shown, including cards
+that an undo has turned face down again and drawn cards that an undo has put back into the stock
+(their places are known too). Cards never shown are only a set: `unseen`, sorted by card index so
+that nothing about their deal order can leak through it.
+"""
+
+from dataclasses import dataclass
+
+from .cards import DECK_SIZE, rank
+from .geometry import COVERED_BY, TABLEAU_SIZE
+from .rules import Rules
+from .state import ALL_REMOVED, DRAW, Game, Move
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    rules: Rules
+    removed: int
+    """Bit p set: tableau position p has been taken."""
+    tableau: tuple[int | None, ...]
+    """The card at each tableau position still standing if the player has seen it, else None
+    (None too for positions already taken)."""
+    stock: tuple[int | None, ...]
+    """The stock from the next card to turn onwards: a card where the player has seen it there
+    (drawn, then undone), else None."""
+    waste_top: int | None
+    unseen: tuple[int, ...]
+    """The cards never shown, in card-index order."""
+
+    @property
+    def stock_count(self) -> int:
+        return len(self.stock)
+
+    @property
+    def won(self) -> bool:
+        return self.removed == ALL_REMOVED
+
+    @property
+    def over(self) -> bool:
+        return self.won or (not self.stock and not self.legal_takes())
+
+    @property
+    def fully_known(self) -> bool:
+        """No face-down card and no stock card the player has not seen."""
+        return not self.unseen
+
+    def is_removed(self, pos: int) -> bool:
+        return bool(self.removed >> pos & 1)
+
+    def is_uncovered(self, pos: int) -> bool:
+        return all(self.removed >> below & 1 for below in COVERED_BY[pos])
+
+    def is_face_up(self, pos: int) -> bool:
+        return not self.is_removed(pos) and (self.rules.open_peaks or self.is_uncovered(pos))
+
+    def face_up_positions(self) -> list[int]:
+        return [pos for pos in range(TABLEAU_SIZE) if self.is_face_up(pos)]
+
+    def legal_takes(self) -> list[int]:
+        fits = self.rules.fits
+        top = self.waste_top
+        return [
+            pos
+            for pos in range(TABLEAU_SIZE)
+            if not self.is_removed(pos)
+            and self.is_uncovered(pos)
+            and (top is None or fits(rank(top), rank(self.tableau[pos])))
+        ]
+
+    def legal_moves(self) -> list[Move]:
+        return self.legal_takes() + ([DRAW] if self.stock else [])
+
+
+def view_of(game: Game) -> PlayerView:
+    """The player's knowledge of a game: reads the deck only through `Game.known_card`."""
+    known = [game.known_card(deck_pos) for deck_pos in range(DECK_SIZE)]
+    tableau = tuple(None if game.is_removed(pos) else known[pos] for pos in range(TABLEAU_SIZE))
+    seen_cards = {card for card in known if card is not None}
+    return PlayerView(
+        rules=game.rules,
+        removed=game.removed,
+        tableau=tableau,
+        stock=tuple(known[game.stock_next :]),
+        waste_top=game.waste_top,
+        unseen=tuple(sorted(set(range(DECK_SIZE)) - seen_cards)),
+    )
+
+
+def known_deck(view: PlayerView) -> tuple[int, ...]:
+    """A deck code's worth of cards for a fully known view, laid out as the solver reads a game in
+    progress: standing tableau cards at their positions and the stock at the end. Positions whose
+    card no longer plays a part (taken cards, the waste) get the remaining cards in index order."""
+    if not view.fully_known:
+        raise ValueError("the view still has cards the player has not seen")
+    stock_next = DECK_SIZE - view.stock_count
+    layout: list[int | None] = [*view.tableau, *([None] * (stock_next - TABLEAU_SIZE)), *view.stock]
+    leftovers = iter(sorted(set(range(DECK_SIZE)) - {card for card in layout if card is not None}))
+    return tuple(next(leftovers) if card is None else card for card in layout)

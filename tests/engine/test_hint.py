@@ -1,0 +1,168 @@
+"""The Hint: it reads only what the player has seen, and a verdict needs every card known."""
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from game.engine.deck import deck_for_number
+from game.engine.hint import UNSOLVABLE, hint_for_game, recommend
+from game.engine.knowledge import view_of
+from game.engine.policy import greedy_policy, policy_move
+from game.engine.rules import Rules
+from game.engine.solver import solve, solve_game
+from game.engine.state import DRAW, UNDO, Game
+
+OPEN_PEAKS = Rules(open_peaks=True)
+FEW_NODES = 3_000
+
+
+def random_actions(game: Game, rng: random.Random, steps: int) -> list:
+    """Play random legal takes, draws and undos on the game; returns the log."""
+    log = []
+    for _ in range(steps):
+        if game.over:
+            break
+        choice = rng.random()
+        takes = game.legal_takes()
+        if choice < 0.15 and game.moves:
+            action = UNDO
+        elif (choice < 0.45 or not takes) and game.stock_count:
+            action = DRAW
+        else:
+            action = rng.choice(takes)
+        assert game.apply(action) is None
+        log.append(action)
+    return log
+
+
+def shuffle_unseen(game: Game, rng: random.Random) -> tuple[int, ...]:
+    """The same deal with the never-shown cards dealt differently among their places."""
+    hidden = [pos for pos in range(52) if pos not in game.seen]
+    cards = [game.deck[pos] for pos in hidden]
+    rng.shuffle(cards)
+    deck = list(game.deck)
+    for pos, card in zip(hidden, cards, strict=True):
+        deck[pos] = card
+    return tuple(deck)
+
+
+@settings(max_examples=40, deadline=None)
+@given(number=st.integers(1, 10_000), play_seed=st.integers(0, 2**32), steps=st.integers(0, 60))
+def test_cards_never_seen_do_not_change_the_hint(number, play_seed, steps):
+    rng = random.Random(play_seed)
+    game = Game(deck_for_number(number))
+    log = random_actions(game, rng, steps)
+    twin = Game.replay(shuffle_unseen(game, rng), log)
+
+    assert view_of(twin) == view_of(game)
+    hint = hint_for_game(game, seed=7, max_nodes=FEW_NODES, budget_ms=None)
+    assert hint_for_game(twin, seed=7, max_nodes=FEW_NODES, budget_ms=None) == hint
+    if not view_of(game).fully_known:
+        assert hint.verdict is None
+
+
+def test_same_position_seed_and_nodes_give_the_same_hint():
+    game = Game(deck_for_number(3))
+    first = hint_for_game(game, seed=5, max_nodes=20_000, budget_ms=None)
+    assert hint_for_game(game, seed=5, max_nodes=20_000, budget_ms=None) == first
+
+
+def test_knowledge_survives_undo():
+    game = Game(deck_for_number(1))
+    drawn_card = game.deck[game.stock_next]
+    game.draw()
+    game.undo()
+    view = view_of(game)
+    assert view.stock[0] == drawn_card
+    assert drawn_card not in view.unseen
+    assert all(card is None for card in view.stock[1:])
+
+    # Play until a peak card has been turned up, then undo everything: it is face down again,
+    # and still known.
+    game = Game(deck_for_number(1))
+    while not any(pos < 18 for pos in game.seen):
+        game.apply(policy_move(view_of(game), greedy_policy))
+    turned_up = min(game.seen)
+    while game.moves:
+        game.undo()
+    view = view_of(game)
+    assert not view.is_face_up(turned_up)
+    assert view.tableau[turned_up] == game.deck[turned_up]
+    assert game.deck[turned_up] not in view.unseen
+
+
+def fully_known_at_the_deal(number: int) -> Game:
+    """Open peaks, and the whole stock drawn and put back: every card is known."""
+    game = Game(deck_for_number(number), OPEN_PEAKS)
+    for _ in range(game.stock_count):
+        game.draw()
+    while game.moves:
+        game.undo()
+    assert view_of(game).fully_known
+    return game
+
+
+def first_deal_with(result: str) -> int:
+    for number in range(1, 400):
+        if solve(deck_for_number(number), OPEN_PEAKS).result == result:
+            return number
+    pytest.fail(f"no deal with result {result} among the first 400")
+
+
+def test_a_proven_win_gives_a_move_on_a_winning_line():
+    game = fully_known_at_the_deal(first_deal_with("win"))
+    hint = hint_for_game(game, seed=0, max_nodes=2_000_000, budget_ms=None)
+
+    assert hint.verdict is None
+    assert game.apply(hint.move) is None
+    assert solve_game(game).result == "win"
+
+
+def test_a_proven_loss_gives_the_verdict_and_still_a_legal_move():
+    game = fully_known_at_the_deal(first_deal_with("loss"))
+    hint = hint_for_game(game, seed=0, max_nodes=2_000_000, budget_ms=None)
+
+    assert hint.verdict == UNSOLVABLE
+    assert "cannot be finished" in hint.reason
+    assert hint.move in view_of(game).legal_moves()
+
+
+def test_a_budget_too_small_for_a_proof_gives_a_suggestion_without_verdict():
+    game = fully_known_at_the_deal(first_deal_with("loss"))
+    assert solve_game(game, max_nodes=1).result == "unknown"
+    hint = hint_for_game(game, seed=0, max_nodes=1, budget_ms=None)
+
+    assert hint.verdict is None
+    assert hint.move in view_of(game).legal_moves()
+
+
+def test_no_verdict_on_a_losing_deal_while_cards_are_unseen():
+    number = first_deal_with("loss")
+    hint = hint_for_game(Game(deck_for_number(number)), max_nodes=FEW_NODES, budget_ms=None)
+    assert hint.verdict is None
+
+
+@pytest.mark.parametrize("number", [1, 2, 3])
+def test_following_hints_plays_to_the_end_and_only_then_hints_nothing(number):
+    game = Game(deck_for_number(number))
+    while not game.over:
+        hint = hint_for_game(game, max_nodes=FEW_NODES, budget_ms=None)
+        assert hint.move in view_of(game).legal_moves()
+        assert game.apply(hint.move) is None
+    assert hint_for_game(game).move is None
+
+
+def test_nothing_fits_means_draw():
+    game = Game(deck_for_number(1))
+    while game.legal_takes():
+        game.take(game.legal_takes()[0])
+    assert recommend(view_of(game), max_nodes=FEW_NODES).move == DRAW
+
+
+def test_a_tiny_budget_still_gives_a_legal_move_quickly():
+    game = Game(deck_for_number(4))
+    hint = hint_for_game(game, max_nodes=0)
+    assert hint.move in view_of(game).legal_moves()
+    assert hint.move == policy_move(view_of(game), greedy_policy)
