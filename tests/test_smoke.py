@@ -1,6 +1,9 @@
 import pytest
 
+from tests.browser.conftest import quiet
 
+
+@pytest.mark.django_db
 def test_home_page_renders(client):
     response = client.get("/")
 
@@ -9,7 +12,9 @@ def test_home_page_renders(client):
 
 
 @pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
 def test_home_page_opens_in_a_browser(page):
     page.goto("/")
 
     assert page.title() == "TriPeaks"
+    quiet(page)

@@ -1,0 +1,56 @@
+"""python manage.py hint --deck CODE [--moves JSON_LIST] [--budget-ms N] [--nodes N] [--seed S]"""
+
+import json
+import time
+
+from game.engine.deck import DeckError, parse_deck
+from game.engine.hint import hint_for_game
+from game.engine.state import Game
+
+from ._engine_command import EngineCommand, bad_input
+
+
+class Command(EngineCommand):
+    help = "The site's Hint for a position, judged only on the cards the player has seen."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--deck", required=True, help="deck code (SPEC.md)")
+        parser.add_argument(
+            "--moves",
+            default="[]",
+            help='JSON list of moves from the deal: positions 0-27 and "draw" (also "undo")',
+        )
+        self.add_budget_arguments(parser)
+
+    def handle(self, *args, **options):
+        hint_options = self.hint_options(options)
+        try:
+            deck = parse_deck(options["deck"])
+        except DeckError as error:
+            raise bad_input(f"--deck: {error}") from None
+        game = Game(deck)
+        for index, move in enumerate(_parse_moves(options["moves"])):
+            try:
+                refusal = game.apply(move)
+            except ValueError as error:
+                raise bad_input(f"--moves[{index}]: {error}") from None
+            if refusal:
+                raise bad_input(f"--moves[{index}] {json.dumps(move)}: {refusal}")
+        started = time.perf_counter()
+        hint = hint_for_game(game, **hint_options)
+        ms = round((time.perf_counter() - started) * 1000, 1)
+        self.emit({"move": hint.move, "verdict": hint.verdict, "reason": hint.reason, "ms": ms})
+
+
+def _parse_moves(text: str) -> list:
+    try:
+        moves = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise bad_input(f"--moves is not valid JSON: {error}") from None
+    if not isinstance(moves, list):
+        raise bad_input("--moves must be a JSON list")
+    for index, move in enumerate(moves):
+        is_position = isinstance(move, int) and not isinstance(move, bool)
+        if not (is_position or move in ("draw", "undo")):
+            raise bad_input(f'--moves[{index}]: {json.dumps(move)} is not a position or "draw"')
+    return moves

@@ -1,0 +1,299 @@
+"""Playing a game: every change to a player's game goes through here, one request at a time.
+
+A change locks the game's row (select_for_update inside a transaction), rebuilds the table from
+the deal and the moves in play, applies the move and writes the log and the snapshot together, so
+no move or log entry is ever lost and two taps never interleave. A request made against an older
+table (its version is not the game's, or the game is no longer the player's current one) changes
+nothing: the player gets the current table back.
+"""
+
+import secrets
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Max
+from django.http import Http404
+from django.utils import timezone
+
+from game.engine import state
+from game.engine.cards import card_label
+from game.engine.deck import DeckError
+from game.engine.hint import Hint, hint_for_game
+from game.models import Action, Deal, Game
+
+Status = Game.Status
+Kind = Action.Kind
+
+RANDOM_DEALS = 1_000_000
+"""New deals are drawn from deal numbers 1 .. RANDOM_DEALS."""
+
+STALE = "The table had changed before that tap arrived; this is how it stands now."
+DEAL_WON = "This deal is won: start a new deal or replay it."
+NOT_YOURS = "There is no such game among yours."
+NO_DEAL = "nothing was typed: type a deal number or a deck code"
+
+
+@dataclass
+class Outcome:
+    """What a request did to a game, for the page to show."""
+
+    row: Game
+    table: state.Game
+    message: str = ""
+    """Why nothing changed: a refused move or a stale request."""
+    news: str = ""
+    """What changed, for the live region."""
+    moved: str = ""
+    """"take", "draw" or "undo" when the table changed."""
+    run_reset: int = 0
+    """The run a draw has just reset to zero."""
+    hint: Hint | None = None
+
+
+def owner_of(request) -> dict:
+    """Filter and fields naming the requester's games: the user, else the anonymous session."""
+    if request.user.is_authenticated:
+        return {"owner": request.user}
+    if request.session.session_key is None:
+        request.session.save()
+    return {"owner": None, "session_key": request.session.session_key}
+
+
+def table_of(row: Game) -> state.Game:
+    """The table from the deal and the moves in play, with everything the player has seen."""
+    table = state.Game.replay(row.deal.cards, row.moves)
+    table.seen |= set(row.seen)
+    return table
+
+
+def deal_from_text(text: str) -> Deal:
+    """A deal from what a player typed: a deal number or a deck code. Raises DeckError."""
+    text = text.strip()
+    if not text:
+        raise DeckError(NO_DEAL)
+    if text.isdigit():
+        return Deal.for_number(int(text))
+    return Deal.for_code(text)
+
+
+def current(owner: dict, resume: bool = True) -> Outcome:
+    """The player's current game, a new deal if there is none; the clock runs while they look."""
+    with transaction.atomic():
+        row = _latest(owner)
+        if row is None:
+            row = _start(owner, _random_deal(), Kind.NEW)
+        elif resume:
+            row = _lock(owner, row.pk)
+            if entries := _resume_clock(row):
+                row.save()
+                _log(row, entries)
+        return Outcome(row, table_of(row))
+
+
+def move(owner: dict, game_id: int, version: int | None, action: state.Move) -> Outcome:
+    """Take a card (a position), draw or undo."""
+    with transaction.atomic():
+        row = _lock(owner, game_id)
+        table = table_of(row)
+        if _stale(owner, row, version):
+            return Outcome(row, table, message=STALE)
+        if row.status == Status.WON:
+            return Outcome(row, table, message=DEAL_WON)
+        run_before = table.run
+        refusal = table.apply(action)
+        if refusal:
+            return Outcome(row, table, message=refusal)
+        entries = _resume_clock(row)
+        outcome = Outcome(row, table, moved=_kind_of(action))
+        if action == state.UNDO:
+            row.undo_count += 1
+            entries.append((Kind.UNDO, None))
+            outcome.news = "Move undone."
+        else:
+            row.move_count += 1
+            entries.append((Kind.DRAW, None) if action == state.DRAW else (Kind.TAKE, action))
+            outcome.news = _news(table, action, run_before)
+            if action == state.DRAW:
+                outcome.run_reset = run_before
+        entries += _settle(row, table)
+        row.moves = table.moves
+        row.seen = sorted(table.seen)
+        row.cleared = table.cleared
+        row.longest_run = table.longest_run
+        row.version += 1
+        row.save()
+        _log(row, entries)
+        return outcome
+
+
+def leave(owner: dict, game_id: int, version: int | None, deal: Deal | None, kind) -> Outcome:
+    """Start a new game (of `deal`, or this game's deal again when None), leaving this one."""
+    with transaction.atomic():
+        row = _lock(owner, game_id)
+        if _stale(owner, row, version):
+            return Outcome(row, table_of(row), message=STALE)
+        if row.status == Status.PLAYING:
+            _stop_clock(row)
+            row.status = Status.LEFT
+            row.save()
+        fresh = _start(owner, deal or row.deal, kind, left=row.pk)
+        return Outcome(fresh, table_of(fresh), news=f"Deal {fresh.deal.identifier} dealt.")
+
+
+def new_deal(owner: dict, game_id: int, version: int | None) -> Outcome:
+    return leave(owner, game_id, version, _random_deal(), Kind.NEW)
+
+
+def hint(owner: dict, game_id: int, version: int | None) -> Outcome:
+    """The Hint for the table as it stands. The search runs without holding the row, so taps go
+    on meanwhile; if one lands first, this hint is stale and is neither logged nor shown."""
+    row = _owned(owner, game_id)
+    table = table_of(row)
+    if _stale(owner, row, version):
+        return Outcome(row, table, message=STALE)
+    asked_at = row.version
+    found = hint_for_game(
+        table, seed=row.pk * 1_000_003 + asked_at, budget_ms=settings.HINT_BUDGET_MS
+    )
+    with transaction.atomic():
+        row = _lock(owner, game_id)
+        if _stale(owner, row, asked_at):
+            return Outcome(row, table_of(row), message=STALE)
+        entries = _resume_clock(row)
+        detail = {"move": found.move, "verdict": found.verdict, "reason": found.reason}
+        entries.append((Kind.HINT, {**detail, "version": row.version}))
+        row.hint_count += 1
+        row.save()
+        _log(row, entries)
+    return Outcome(row, table, news=found.reason, hint=found)
+
+
+def last_hint(row: Game) -> Hint | None:
+    """The hint shown with this table, if one was asked for since the last move."""
+    entry = row.actions.filter(kind=Kind.HINT).order_by("-seq").first()
+    if entry is None or entry.detail.get("version") != row.version:
+        return None
+    detail = entry.detail
+    return Hint(detail["move"], detail["verdict"], detail["reason"])
+
+
+def pause(owner: dict, game_id: int) -> None:
+    with transaction.atomic():
+        row = _lock(owner, game_id)
+        if row.running_since is not None:
+            _stop_clock(row)
+            row.save()
+            _log(row, [(Kind.PAUSE, None)])
+
+
+def resume(owner: dict, game_id: int) -> None:
+    with transaction.atomic():
+        row = _lock(owner, game_id)
+        if not _stale(owner, row, None) and (entries := _resume_clock(row)):
+            row.save()
+            _log(row, entries)
+
+
+# Helpers
+
+
+def _random_deal() -> Deal:
+    return Deal.for_number(secrets.randbelow(RANDOM_DEALS) + 1)
+
+
+def _latest(owner: dict) -> Game | None:
+    return Game.objects.filter(**owner).order_by("-pk").first()
+
+
+def _owned(owner: dict, game_id: int) -> Game:
+    row = Game.objects.select_related("deal").filter(pk=game_id, **owner).first()
+    if row is None:
+        raise Http404(NOT_YOURS)
+    return row
+
+
+def _lock(owner: dict, game_id: int) -> Game:
+    rows = Game.objects.select_for_update(of=("self",)).select_related("deal")
+    row = rows.filter(pk=game_id, **owner).first()
+    if row is None:
+        raise Http404(NOT_YOURS)
+    return row
+
+
+def _stale(owner: dict, row: Game, version: int | None) -> bool:
+    """A request for a game the player has moved on from, or for an older table."""
+    moved_on = Game.objects.filter(pk__gt=row.pk, **owner).exists()
+    return moved_on or (version is not None and version != row.version)
+
+
+def _start(owner: dict, deal: Deal, kind, left: int | None = None) -> Game:
+    table = state.Game(deal.cards)
+    row = Game.objects.create(
+        deal=deal, seen=sorted(table.seen), running_since=timezone.now(), **owner
+    )
+    detail = {"deal": deal.identifier} | ({"left": left} if left else {})
+    _log(row, [(kind, detail)])
+    return row
+
+
+def _settle(row: Game, table: state.Game) -> list:
+    """The status after a move: a win or dead end stops the clock, undoing a dead end restarts
+    it."""
+    status = Status.WON if table.won else Status.DEAD_END if table.dead_end else Status.PLAYING
+    if status == row.status:
+        return []
+    row.status = status
+    if status == Status.PLAYING:
+        row.finished_at = None
+        return _resume_clock(row)
+    _stop_clock(row)
+    row.finished_at = timezone.now()
+    return [(Kind.WIN if status == Status.WON else Kind.DEAD_END, None)]
+
+
+def _resume_clock(row: Game) -> list:
+    if row.running_since is not None or row.status != Status.PLAYING:
+        return []
+    row.running_since = timezone.now()
+    return [(Kind.RESUME, None)]
+
+
+def _stop_clock(row: Game) -> None:
+    row.active_ms = row.elapsed_ms()
+    row.running_since = None
+
+
+def _log(row: Game, entries: list) -> None:
+    """Append entries (kind, position or detail) to the game's log, in order."""
+    if not entries:
+        return
+    seq = row.actions.aggregate(last=Max("seq"))["last"] or 0
+    now = timezone.now()
+    Action.objects.bulk_create(
+        Action(
+            game=row,
+            seq=seq + i,
+            kind=kind,
+            pos=extra if isinstance(extra, int) else None,
+            detail=extra if isinstance(extra, dict) else {},
+            at=now,
+        )
+        for i, (kind, extra) in enumerate(entries, start=1)
+    )
+
+
+def _kind_of(action: state.Move) -> str:
+    return action if isinstance(action, str) else "take"
+
+
+def _news(table: state.Game, action: state.Move, run_before: int) -> str:
+    """The live region's sentence after a take or draw."""
+    top = card_label(table.waste_top)
+    if action == state.DRAW:
+        reset = f" Run reset from {run_before} to 0." if run_before else ""
+        return f"Drew the {top}.{reset} {table.stock_count} left in the stock."
+    if table.won:
+        return f"Took the {top}. All 28 cleared: the deal is won!"
+    news = f"Took the {top}. Cleared {table.cleared} of 28, run {table.run}."
+    return news + (" No legal move is left." if table.dead_end else "")

@@ -1,0 +1,81 @@
+"""The table on a phone and on a desktop: it fits, its targets are big enough, it is accessible."""
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import screenshot, start_deal, take
+from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
+
+pytestmark = pytest.mark.browser
+
+AXE = Path(__file__).with_name("axe-4.14.1.min.js")
+
+
+@pytest.fixture
+def phone(page):
+    page.set_viewport_size({"width": 360, "height": 640})
+    return page
+
+
+def test_phone_portrait_fits_without_horizontal_scroll(phone, table):
+    scroll_width = table.evaluate("document.documentElement.scrollWidth")
+    assert scroll_width <= 360
+
+    for card in table.locator("#table button").all():
+        box = card.bounding_box()
+        assert box["height"] >= 44
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 360
+    for button in table.locator(".controls .btn, #stock").all():
+        box = button.bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44
+    screenshot(table, "phone-start")
+
+
+def test_phone_mid_game(phone, table):
+    start_deal(table, CHAIN_DECK)
+    for pos in CHAIN_ORDER[:12]:
+        take(table, pos)
+    table.locator("#stock").click()
+    expect(table.locator("#status")).to_have_attribute("data-run", "0")
+    screenshot(table, "phone-mid-game")
+
+
+def test_desktop_plays_with_the_mouse(page, table):
+    page.set_viewport_size({"width": 1280, "height": 800})
+    start_deal(table, CHAIN_DECK)
+    for pos in CHAIN_ORDER[:5]:
+        take(table, pos)
+    expect(table.locator("#status")).to_contain_text("Cleared 5/28")
+    assert table.evaluate("document.documentElement.scrollWidth") <= 1280
+    screenshot(table, "desktop-mid-game")
+
+
+def test_no_serious_accessibility_violations(browser, live_server):
+    # axe is injected as an inline script, which the site's policy rightly forbids.
+    context = browser.new_context(bypass_csp=True, base_url=live_server.url)
+    page = context.new_page()
+    page.goto("/")
+    page.add_script_tag(path=AXE)
+    results = page.evaluate("axe.run()")
+    serious = [
+        (violation["id"], violation["help"], [node["html"] for node in violation["nodes"]])
+        for violation in results["violations"]
+        if violation["impact"] in ("serious", "critical")
+    ]
+    context.close()
+    assert serious == []
+
+
+def test_rotating_and_resizing_keep_the_deal_as_it_was(phone, table):
+    start_deal(table, CHAIN_DECK)
+    take(table, 18)
+    before = table.locator("#table").inner_html()
+
+    for size in ({"width": 640, "height": 360}, {"width": 1280, "height": 800}):
+        table.set_viewport_size(size)
+        assert table.locator("#table").inner_html() == before
+    table.reload()
+    expect(table.locator("#status")).to_have_attribute("data-cleared", "1")
+    expect(table.locator('[data-pos="19"]')).to_have_attribute("data-card", "2C")

@@ -1,0 +1,193 @@
+"""Playing in a real browser: clicks, keys, refusals, undo, the empty stock, the dead end, the
+win, the Hint, the first-run tip and the clock on a hidden tab."""
+
+import pytest
+from playwright.sync_api import expect
+
+from game.engine.deck import format_deck
+from game.engine.state import STILL_FACE_DOWN, STOCK_EMPTY
+from game.models import Game
+from tests.browser.conftest import quiet, screenshot, start_deal, take
+from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
+from tests.site.decks import DEAD_END_DECK
+
+pytestmark = pytest.mark.browser
+
+
+def test_win_a_deal_by_clicking_and_copy_its_identifier(page, table):
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.set_viewport_size({"width": 1280, "height": 800})
+    start_deal(table, CHAIN_DECK)
+
+    for pos in CHAIN_ORDER:
+        take(table, pos)
+
+    panel = table.locator("#panel")
+    expect(panel).to_be_visible()
+    expect(panel.locator("h2")).to_have_text("Deal cleared!")
+    expect(panel.locator("h2")).to_be_focused()
+    expect(panel).to_contain_text("Longest run")
+    screenshot(table, "desktop-win")
+    panel.locator("[data-copy]").click()
+    expect(panel.locator("[data-copy]")).to_have_text("Copied")
+    assert table.evaluate("navigator.clipboard.readText()") == format_deck(CHAIN_DECK)
+
+    panel.get_by_text("Look at the finished board").click()
+    expect(panel.locator("h2")).to_be_hidden()
+    panel.get_by_text("Show the result").click()
+    expect(panel.locator("h2")).to_be_visible()
+    panel.locator("[data-action=new]").click()
+    expect(table.locator("#status")).to_have_attribute("data-cleared", "0")
+    expect(panel).to_be_hidden()
+
+
+def test_a_mis_tap_shows_its_reason_and_changes_nothing(table):
+    stock = table.locator("#stock").get_attribute("data-stock")
+
+    table.locator('[data-pos="0"]').click()
+
+    expect(table.locator("[data-message]")).to_have_text(STILL_FACE_DOWN)
+    expect(table.locator("#status")).to_have_attribute("data-cleared", "0")
+    expect(table.locator("#stock")).to_have_attribute("data-stock", stock)
+
+
+def test_undo_covers_a_card_again_as_face_down(table):
+    start_deal(table, CHAIN_DECK)
+    take(table, 18)
+    take(table, 19)
+    expect(table.locator('[data-pos="9"]')).to_have_attribute("data-card", "JC")
+
+    table.locator("#controls [data-action=undo]").click()
+
+    card = table.locator('[data-pos="9"]')
+    expect(card).not_to_have_attribute("data-card", "JC")
+    expect(card).to_have_attribute("aria-label", "face-down card")
+    expect(table.locator('[data-pos="19"]')).to_have_attribute("data-card", "2C")
+
+
+def test_keyboard_only_play(table):
+    start_deal(table, CHAIN_DECK)
+    status = table.locator("#status")
+
+    table.keyboard.press("ArrowRight")
+    expect(table.locator('[data-pos="18"]')).to_be_focused()
+    for cleared in range(1, 4):
+        table.keyboard.press("Enter")
+        expect(status).to_have_attribute("data-cleared", str(cleared))
+        # Focus moves on to the card that can be taken next.
+        expect(table.locator(f'[data-pos="{18 + cleared}"]')).to_be_focused()
+    table.keyboard.press(" ")
+    expect(status).to_have_attribute("data-cleared", "4")
+
+    table.keyboard.press("d")
+    expect(table.locator("#stock")).to_have_attribute("data-stock", "22")
+    expect(status).to_have_attribute("data-run", "0")
+    table.keyboard.press("u")
+    expect(table.locator("#stock")).to_have_attribute("data-stock", "23")
+    table.keyboard.press("h")
+    expect(table.locator("#hint-slot .bar")).to_be_visible()
+    expect(table.locator("#table [data-hint]")).to_have_count(1)
+    table.keyboard.press("Escape")
+    expect(table.locator("#hint-slot .bar")).to_have_count(0)
+    expect(table.locator("[data-hint]")).to_have_count(0)
+    table.keyboard.press("n")
+    expect(status).to_have_attribute("data-cleared", "0")
+    expect(status).to_contain_text("deal ")
+
+
+def test_the_stock_empties_greys_out_and_the_dead_end_panel_appears(table):
+    start_deal(table, DEAD_END_DECK)
+    stock = table.locator("#stock")
+
+    for left in range(22, -1, -1):
+        stock.click()
+        expect(stock).to_have_attribute("data-stock", str(left))
+
+    expect(stock).to_have_class("card back stock empty")
+    expect(table.locator("#pile .note")).to_have_text(
+        "Nothing left to turn: 28 cards still standing on the peaks."
+    )
+    panel = table.locator("#panel")
+    expect(panel.locator("h2")).to_have_text("No legal move")
+    screenshot(table, "dead-end")
+    stock.click()
+    expect(table.locator("[data-message]")).to_have_text(STOCK_EMPTY)
+
+    panel.locator("[data-action=undo]").click()
+    expect(panel).to_be_hidden()
+    expect(stock).to_have_attribute("data-stock", "1")
+
+
+def test_the_hint_shows_checking_and_taps_go_on_meanwhile(table):
+    start_deal(table, CHAIN_DECK)
+    held = []
+    table.route("**/hint", lambda route: held.append(route))
+
+    table.locator("#controls [data-action=hint]").click()
+    expect(table.locator("#checking")).to_be_visible()
+    take(table, 18)
+    held[0].continue_()
+    table.unroute("**/hint")
+
+    expect(table.locator("#checking")).to_be_hidden()
+    # That hint answered the table before the take: it is dropped, not shown.
+    expect(table.locator("#hint-slot .bar")).to_have_count(0)
+    table.locator("#controls [data-action=hint]").click()
+    expect(table.locator('[data-pos="19"][data-hint]')).to_be_visible()
+    expect(table.locator("#hint-slot")).to_contain_text("2C")
+
+
+def test_the_first_run_tip_shows_once_and_goes_on_any_action(page, console_errors):
+    page.goto("/")
+    tip = page.locator("#tip")
+    expect(tip).to_be_visible()
+    page.locator("#stock").click()
+    expect(tip).to_be_hidden()
+
+    page.goto("/")
+    expect(tip).to_be_hidden()
+    assert console_errors == []
+    quiet(page)
+
+
+def test_escape_closes_the_first_run_tip(table):
+    expect(table.locator("#tip")).to_be_visible()
+    table.keyboard.press("Escape")
+    expect(table.locator("#tip")).to_be_hidden()
+
+
+HIDE = """hidden => {
+  Object.defineProperty(document, "hidden", {configurable: true, get: () => hidden});
+  Object.defineProperty(document, "visibilityState", {
+    configurable: true, get: () => (hidden ? "hidden" : "visible")});
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
+def test_the_clock_stops_while_the_tab_is_hidden(table):
+    game = Game.objects.get(pk=table.locator("#table").get_attribute("data-table").split(":")[0])
+
+    table.evaluate(HIDE, True)
+    _wait_for(lambda: _refreshed(game).running_since is None)
+    banked = game.active_ms
+    table.wait_for_timeout(1200)
+    assert _refreshed(game).elapsed_ms() == banked
+
+    table.evaluate(HIDE, False)
+    _wait_for(lambda: _refreshed(game).running_since is not None)
+    kinds = list(game.actions.values_list("kind", flat=True))
+    assert kinds[-2:] == ["pause", "resume"]
+
+
+def _refreshed(game):
+    game.refresh_from_db()
+    return game
+
+
+def _wait_for(condition, timeout=5.0):
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)

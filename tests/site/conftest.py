@@ -1,0 +1,37 @@
+"""A player at the table through Django's test client: htmx posts by default, plain on request."""
+
+import pytest
+
+from game.engine.deck import format_deck
+from game.models import Game
+
+HTMX = {"HX-Request": "true"}
+
+
+class Player:
+    def __init__(self, client):
+        self.client = client
+        self.page = client.get("/")
+
+    @property
+    def game(self) -> Game:
+        return Game.objects.filter(session_key=self.client.session.session_key).latest("pk")
+
+    def post(self, action, data=None, *, htmx=True, game=None):
+        game = game or self.game
+        data = {"version": game.version, **(data or {})}
+        return self.client.post(f"/game/{game.pk}/{action}", data, headers=HTMX if htmx else {})
+
+    def take(self, pos, **options):
+        return self.post("take", {"pos": pos}, **options)
+
+    def start(self, deck):
+        """Start a deal by its deck code."""
+        response = self.post("deal", {"deal": format_deck(deck)})
+        assert response.status_code == 200
+        return response
+
+
+@pytest.fixture
+def player(client, db):
+    return Player(client)

@@ -1,0 +1,157 @@
+"""New deal, replay, the deal form, the Hint, the clock and the first-run tip."""
+
+import pytest
+
+from game import play
+from game.engine.hint import Hint
+from game.models import Action, Game
+from tests.engine.support import CHAIN_DECK
+from tests.site.decks import DEAD_END_DECK
+
+
+def test_new_deal_leaves_the_old_game_and_deals_a_numbered_one(player):
+    old = player.game
+
+    html = player.post("new").content.decode()
+
+    old.refresh_from_db()
+    new = player.game
+    assert old.status == Game.Status.LEFT and new.pk != old.pk and new.deal.number
+    assert f"deal {new.deal.number}" in html and "Cleared 0/28" in html
+    assert new.actions.get().kind == "new"
+
+
+def test_replay_deals_the_same_deal_again(player):
+    player.start(CHAIN_DECK)
+    old = player.game
+    player.take(18)
+
+    player.post("replay", htmx=False)
+
+    new = player.game
+    assert new.deal == old.deal and new.pk != old.pk and new.moves == []
+    assert new.actions.get().kind == "replay"
+
+
+def test_the_deal_form_takes_a_deal_number(player):
+    html = player.post("deal", {"deal": " 42 "}).content.decode()
+
+    assert player.game.deal.number == 42 and "deal 42" in html
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("", "nothing was typed"),
+        ("0", "a deal number is a whole number from 1"),
+        ("AC2C", "wrong length"),
+        ("XX" + "AC" * 51, "bad card &#x27;XX&#x27; at position 0"),
+        ("AC" * 52, "duplicate card AC at position 1"),
+    ],
+)
+def test_a_bad_deal_is_refused_with_a_clear_message(player, text, problem, htmx):
+    game = player.game
+
+    response = player.post("deal", {"deal": text}, htmx=htmx)
+
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "data-message>That deal cannot be started: " in html and problem in html
+    assert player.game == game and Game.objects.count() == 1
+
+
+def test_a_hint_marks_a_card_and_is_logged(player):
+    player.start(CHAIN_DECK)
+
+    response = player.post("hint")
+
+    html = response.content.decode()
+    assert 'id="hint-slot" hx-swap-oob="innerHTML"' in html
+    assert 'data-card="AC" aria-label="ace of clubs" data-free data-hint' in html
+    game = player.game
+    entry = game.actions.last()
+    assert (entry.kind, entry.detail["move"], entry.detail["verdict"]) == ("hint", 18, None)
+    assert game.hint_count == 1 and game.version == 0
+
+
+def test_a_hint_to_draw_marks_the_stock(player):
+    player.start(DEAD_END_DECK)
+
+    html = player.post("hint").content.decode()
+
+    assert 'data-stock="23" aria-label="stock, 23 cards" data-hint' in html
+
+
+def test_a_plain_hint_shows_on_the_page_until_the_next_move(player):
+    player.start(CHAIN_DECK)
+    player.post("hint", htmx=False)
+
+    assert "data-hint" in player.client.get("/").content.decode()
+
+    player.take(18)
+    assert "data-hint" not in player.client.get("/").content.decode()
+
+
+def test_the_unsolvable_verdict_sits_in_the_hint_bar_with_four_exits(player, monkeypatch):
+    verdict = Hint(18, "unsolvable", "Every card is known and this deal cannot be finished.")
+    monkeypatch.setattr(play, "hint_for_game", lambda table, **options: verdict)
+    player.start(CHAIN_DECK)
+
+    html = player.post("hint").content.decode()
+
+    bar = html[html.index('data-verdict="unsolvable"') :]
+    for action in ("undo", "hint", "replay", "new"):
+        assert f'data-action="{action}"' in bar
+    assert player.game.status == Game.Status.PLAYING
+
+
+def test_a_hint_for_a_table_that_has_moved_on_is_dropped(player):
+    player.start(CHAIN_DECK)
+    stale = player.game
+    player.take(18)
+
+    html = player.post("hint", game=stale).content.decode()
+
+    assert play.STALE in html and "data-hint" not in html
+    assert player.game.hint_count == 0
+
+
+def test_pause_and_resume_stop_and_start_the_clock(player):
+    game = player.game
+    assert game.running_since is not None
+
+    assert player.post("pause").status_code == 204
+    game.refresh_from_db()
+    assert game.running_since is None
+    banked = game.active_ms
+
+    assert player.post("resume").status_code == 204
+    game.refresh_from_db()
+    assert game.running_since is not None and game.active_ms == banked
+    assert [k for k in game.actions.values_list("kind", flat=True)][-2:] == ["pause", "resume"]
+
+
+def test_a_move_while_paused_resumes_the_clock(player):
+    player.start(CHAIN_DECK)
+    player.post("pause")
+
+    player.take(18)
+
+    assert player.game.running_since is not None
+    assert list(player.game.actions.values_list("kind", flat=True))[-2:] == ["resume", "take"]
+
+
+def test_the_first_run_tip_shows_once_and_goes_on_any_action(player):
+    assert "Tip: tap a card" in player.page.content.decode()
+
+    assert "Tip: tap a card" not in player.client.get("/").content.decode()
+    html = player.post("draw").content.decode()
+    assert '<p id="tip" class="tip" hidden hx-swap-oob="true"></p>' in html
+
+
+def test_every_kind_of_action_lands_in_the_log():
+    logged = set(Action.Kind.values)
+
+    assert {"take", "draw", "undo", "hint", "new", "replay", "pause", "resume"} <= logged
+    assert {"win", "dead_end"} <= logged
