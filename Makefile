@@ -4,11 +4,21 @@ PYTHON ?= $(shell pyenv which python3.13 2>/dev/null || command -v python3.13 2>
 VENV := .venv
 PYTEST_ARGS ?=
 
-.PHONY: run test lint
+.PHONY: run prod test lint
 
 run: $(VENV)/.installed
 	$(VENV)/bin/python manage.py migrate
 	$(VENV)/bin/python manage.py runserver 127.0.0.1:8000
+
+# Production mode on http://127.0.0.1:8000/ for a local trial: plain HTTP (no TLS here), a
+# throwaway secret unless DJANGO_SECRET_KEY is set, DATABASE_URL and REDIS_URL as exported.
+prod: $(VENV)/.installed
+	$(eval export DJANGO_DEBUG=0)
+	$(eval export DJANGO_INSECURE_LOCAL_HTTP=1)
+	$(eval export DJANGO_SECRET_KEY ?= $(shell $(VENV)/bin/python -c "import secrets; print(secrets.token_urlsafe(50))"))
+	$(VENV)/bin/python manage.py collectstatic --noinput
+	$(VENV)/bin/python manage.py migrate
+	$(VENV)/bin/gunicorn tripeaks_site.wsgi --bind 127.0.0.1:8000 --workers 5 --threads 4
 
 test: $(VENV)/.installed
 	$(VENV)/bin/pytest $(PYTEST_ARGS)

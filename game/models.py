@@ -88,6 +88,10 @@ class Game(models.Model):
     running_since = models.DateTimeField(null=True, blank=True, help_text="Clock running since.")
     version = models.PositiveIntegerField(default=0, help_text="Bumped by every change.")
     started_at = models.DateTimeField(default=timezone.now, db_index=True)
+    current_since = models.DateTimeField(
+        default=timezone.now,
+        help_text="When this became its player's table: the newest is the one `/` shows.",
+    )
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -95,6 +99,7 @@ class Game(models.Model):
         ordering = ["-started_at"]
         indexes = [
             models.Index(fields=["owner", "status"]),
+            models.Index(fields=["owner", "-current_since"]),
             # Covering indexes for the staff statistics (game.stats): per deal and per day.
             models.Index(fields=["deal", "status"]),
             models.Index(fields=["started_at", "status"]),

@@ -5,6 +5,9 @@ the deal and the moves in play, applies the move and writes the log and the snap
 no move or log entry is ever lost and two taps never interleave. A request made against an older
 table (its version is not the game's, or the game is no longer the player's current one) changes
 nothing: the player gets the current table back.
+
+A player's current game, the one `/` shows, is the one that became their table last
+(`current_since`): the newest game, unless they took up an older unfinished one again.
 """
 
 import secrets
@@ -12,7 +15,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.http import Http404
 from django.utils import timezone
 
@@ -60,6 +63,11 @@ def owner_of(request) -> dict:
     return {"owner": None, "session_key": request.session.session_key}
 
 
+def latest(owner: dict) -> Game | None:
+    """The player's current game."""
+    return Game.objects.filter(**owner).order_by("-current_since", "-pk").first()
+
+
 def table_of(row: Game) -> state.Game:
     """The table from the deal and the moves in play, with everything the player has seen."""
     table = state.Game.replay(row.deal.cards, row.moves)
@@ -80,7 +88,7 @@ def deal_from_text(text: str) -> Deal:
 def current(owner: dict, resume: bool = True) -> Outcome:
     """The player's current game, a new deal if there is none; the clock runs while they look."""
     with transaction.atomic():
-        row = _latest(owner)
+        row = latest(owner)
         if row is None:
             row = _start(owner, _random_deal(), Kind.NEW)
         elif resume:
@@ -136,6 +144,7 @@ def leave(owner: dict, game_id: int, version: int | None, deal: Deal | None, kin
         if row.status == Status.PLAYING:
             _stop_clock(row)
             row.status = Status.LEFT
+            row.finished_at = timezone.now()
             row.save()
         fresh = _start(owner, deal or row.deal, kind, left=row.pk)
         return Outcome(fresh, table_of(fresh), news=f"Deal {fresh.deal.identifier} dealt.")
@@ -143,6 +152,12 @@ def leave(owner: dict, game_id: int, version: int | None, deal: Deal | None, kin
 
 def new_deal(owner: dict, game_id: int, version: int | None) -> Outcome:
     return leave(owner, game_id, version, _random_deal(), Kind.NEW)
+
+
+def replay_deal(owner: dict, game_id: int) -> Outcome:
+    """Play the deal of any of the player's games again; the table is left as by New deal."""
+    deal = _owned(owner, game_id).deal
+    return leave(owner, latest(owner).pk, None, deal, Kind.REPLAY)
 
 
 def hint(owner: dict, game_id: int, version: int | None) -> Outcome:
@@ -178,6 +193,27 @@ def last_hint(row: Game) -> Hint | None:
     return Hint(detail["move"], detail["verdict"], detail["reason"])
 
 
+def take_up(owner: dict, game_id: int) -> Game:
+    """Make one of the player's games their table, exactly as it was left. Only the table's clock
+    runs: any other game's (the table it replaces, a game claimed at login) is stopped, and an
+    unfinished one stays unfinished, to be taken up again later."""
+    with transaction.atomic():
+        rows = Game.objects.select_for_update(of=("self",)).select_related("deal")
+        # Locked in one order, so two devices swapping tables at once cannot deadlock.
+        mine = rows.filter(Q(pk=game_id) | Q(running_since__isnull=False), **owner)
+        locked = {row.pk: row for row in mine.order_by("pk")}
+        row = locked.pop(game_id, None)
+        if row is None:
+            raise Http404(NOT_YOURS)
+        for aside in locked.values():
+            _stop_clock(aside)
+            aside.save()
+            _log(aside, [(Kind.PAUSE, None)])
+        row.current_since = timezone.now()
+        row.save()
+        return row
+
+
 def pause(owner: dict, game_id: int) -> None:
     with transaction.atomic():
         row = _lock(owner, game_id)
@@ -202,10 +238,6 @@ def _random_deal() -> Deal:
     return Deal.for_number(secrets.randbelow(RANDOM_DEALS) + 1)
 
 
-def _latest(owner: dict) -> Game | None:
-    return Game.objects.filter(**owner).order_by("-pk").first()
-
-
 def _owned(owner: dict, game_id: int) -> Game:
     row = Game.objects.select_related("deal").filter(pk=game_id, **owner).first()
     if row is None:
@@ -223,7 +255,7 @@ def _lock(owner: dict, game_id: int) -> Game:
 
 def _stale(owner: dict, row: Game, version: int | None) -> bool:
     """A request for a game the player has moved on from, or for an older table."""
-    moved_on = Game.objects.filter(pk__gt=row.pk, **owner).exists()
+    moved_on = latest(owner).pk != row.pk
     return moved_on or (version is not None and version != row.version)
 
 

@@ -1,6 +1,7 @@
 """Settings for the TriPeaks site, read from the environment (see README, "Settings")."""
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -32,6 +33,21 @@ if not SECRET_KEY:
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 
+# Production is HTTPS only. DJANGO_INSECURE_LOCAL_HTTP=1 serves plain HTTP with insecure cookies,
+# for trying production mode on loopback (`make prod`, the server tests); never on a real host.
+HTTPS_ONLY = not DEBUG and not env_flag("DJANGO_INSECURE_LOCAL_HTTP", "0")
+SECURE_SSL_REDIRECT = HTTPS_ONLY and env_flag("DJANGO_SECURE_SSL_REDIRECT", "1")
+# The health check answers load balancers, which probe over plain HTTP.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SESSION_COOKIE_SECURE = HTTPS_ONLY
+CSRF_COOKIE_SECURE = HTTPS_ONLY
+SECURE_HSTS_SECONDS = 365 * 24 * 3600 if HTTPS_ONLY else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS_ONLY
+SECURE_HSTS_PRELOAD = HTTPS_ONLY
+# Behind a TLS-terminating proxy, trust its X-Forwarded-Proto (only if the proxy always sets it).
+if env_flag("DJANGO_BEHIND_TLS_PROXY", "0"):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -42,7 +58,9 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "axes",
     "game",
+    "accounts",
 ]
 
 MIDDLEWARE = [
@@ -56,6 +74,10 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # After the auth middleware: answers a locked-out login with our lockout page.
+    "axes.middleware.AxesMiddleware",
+    # Last, so it sees a view's database error first and answers 503 instead of a 500.
+    "tripeaks_site.outage.DatabaseOutageMiddleware",
 ]
 
 # Only our own files: no inline scripts or style attributes, no eval (htmx runs with allowEval off).
@@ -96,6 +118,14 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Several server processes on one file: take the write lock when a transaction begins (as
+    # select_for_update does on PostgreSQL) and wait for it, rather than fail with "locked".
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
 
 if REDIS_URL := os.environ.get("REDIS_URL"):
     CACHES = {
@@ -104,6 +134,8 @@ if REDIS_URL := os.environ.get("REDIS_URL"):
             "LOCATION": REDIS_URL,
         }
     }
+    # Sessions read from Redis, written through to the database so a flushed cache loses none.
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -113,6 +145,24 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Accounts (README, "Accounts"): log in and out of the table itself.
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "table"
+LOGOUT_REDIRECT_URL = "table"
+
+# Login throttling with django-axes: its backend first refuses anyone locked out. Five failed
+# passwords for one user name from one address lock that pair out for 15 minutes, so a guesser is
+# slowed down without letting anyone lock a player out from elsewhere.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

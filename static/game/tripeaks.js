@@ -45,8 +45,9 @@
   document.addEventListener("htmx:beforeSwap", (event) => {
     const detail = event.detail;
     const status = detail.xhr.status;
-    // Refusals (4xx) carry the reason and the current table: show them.
-    if (status >= 400 && status < 500) {
+    // Refusals (4xx) carry the reason and the current table, and a database outage (503) says
+    // to try again: show them.
+    if ((status >= 400 && status < 500) || status === 503) {
       detail.shouldSwap = true;
       detail.isError = false;
     }

@@ -1,0 +1,61 @@
+"""Logging in keeps the deal on the table: the anonymous session's games become the account's.
+
+When both the session and the account have a deal in progress, the player chooses which to
+continue. Until they do, the session's deal stays on the table (it is the one they were just
+playing); the account's stays unfinished in their history, where either can be taken up again.
+Nothing is marked left or lost by logging in.
+"""
+
+from django.contrib.auth import login
+from django.db import transaction
+
+from game import play
+from game.models import Game
+
+CHOICE = "claim_choice"
+"""Session key: the two games to choose between, (this device's, the account's)."""
+
+MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+"""The backend that logs people in; axes' backend before it only refuses locked-out ones."""
+
+
+def in_progress(game: Game | None) -> bool:
+    """A deal worth keeping on the table: still playing and moved in. A deal dealt on opening `/`
+    and never touched is no reason to ask the player anything."""
+    return game is not None and game.status == Game.Status.PLAYING and game.move_count > 0
+
+
+def log_in(request, user) -> bool:
+    """Log the user in (a new session key: login cycles it) and give them the games played in
+    the anonymous session. True when the player must choose which deal to continue."""
+    anonymous_key = request.session.session_key
+    login(request, user, backend=MODEL_BACKEND)
+    if anonymous_key is None:
+        return False
+    with transaction.atomic():
+        here = play.latest({"owner": None, "session_key": anonymous_key})
+        if here is None:
+            return False
+        theirs = play.latest({"owner": user})
+        Game.objects.filter(owner=None, session_key=anonymous_key).update(
+            owner=user, session_key=""
+        )
+        both = in_progress(here) and in_progress(theirs)
+        # The table becomes the deal being played here, else stays the account's own.
+        table = here if in_progress(here) or theirs is None else theirs
+        play.take_up({"owner": user}, table.pk)
+    if both:
+        request.session[CHOICE] = [here.pk, theirs.pk]
+    return both
+
+
+def choice(request) -> list[Game]:
+    """The games still waiting to be chosen between, this device's first; empty once one was."""
+    ids = request.session.get(CHOICE, [])
+    games = Game.objects.filter(pk__in=ids, owner=request.user, status=Game.Status.PLAYING)
+    found = {game.pk: game for game in games.select_related("deal")}
+    return [found[pk] for pk in ids if pk in found] if len(found) == 2 else []
+
+
+def chosen(request) -> None:
+    request.session.pop(CHOICE, None)

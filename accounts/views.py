@@ -1,0 +1,87 @@
+"""Account pages in the site's own look: log in, sign up, choose a deal, My games.
+
+Log out and password change are Django's own views with our templates (see accounts/urls.py).
+"""
+
+from django.conf import settings
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import UserCreationForm
+from django.core.paginator import Paginator
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts import claim, records
+from game import play
+
+GAMES_PER_PAGE = 25
+
+
+class LoginView(auth_views.LoginView):
+    template_name = "accounts/login.html"
+    redirect_authenticated_user = True
+
+    def form_valid(self, form):
+        if claim.log_in(self.request, form.get_user()):
+            return redirect("choose")
+        return redirect(self.get_success_url())
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request):
+    if request.user.is_authenticated:
+        return redirect("table")
+    form = UserCreationForm(request.POST if request.method == "POST" else None)
+    if form.is_valid():
+        # A new account has no deal of its own: the one on the table simply becomes its.
+        claim.log_in(request, form.save())
+        return redirect("table")
+    return render(request, "accounts/signup.html", {"form": form})
+
+
+@require_GET
+@login_required
+def choose(request):
+    """Both this device and the account had a deal in progress at login: which to continue."""
+    games = claim.choice(request)
+    if not games:
+        return redirect("table")
+    here, theirs = (records.line(game, None) for game in games)
+    return render(request, "accounts/choose.html", {"here": here, "theirs": theirs})
+
+
+@require_POST
+@login_required
+def take_up(request, game_id):
+    """Continue one of the player's unfinished games; the table it replaces is set aside."""
+    play.take_up(play.owner_of(request), game_id)
+    claim.chosen(request)
+    return redirect("table")
+
+
+@require_POST
+@login_required
+def replay(request, game_id):
+    play.replay_deal(play.owner_of(request), game_id)
+    return redirect("table")
+
+
+@require_GET
+@login_required
+def games(request):
+    owner = play.owner_of(request)
+    table = play.latest(owner)
+    page = Paginator(records.history(request.user), GAMES_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    lines = [records.line(game, table and table.pk) for game in page]
+    context = {"statistics": records.statistics(request.user), "page": page, "lines": lines}
+    return render(request, "accounts/games.html", context)
+
+
+def locked_out(request, original_response=None, credentials=None):
+    """axes' answer to a locked-out login (AXES_LOCKOUT_CALLABLE): says why and for how long,
+    the same whether or not the user name exists."""
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    context = {"minutes": minutes, "failure_limit": settings.AXES_FAILURE_LIMIT}
+    return render(request, "accounts/locked_out.html", context, status=429)

@@ -1,0 +1,177 @@
+"""How many taps a second does one app server take, and how long does a tap wait?
+
+Starts gunicorn in production mode on a loopback port over a scratch database (a temporary
+SQLite file; a PostgreSQL database tripeaks_bench_web, created and dropped here), with Redis for
+the cache and sessions when it answers. At each concurrency level, that many simulated players
+each start a game and tap legal moves (a card that fits, else the stock, a new deal when the
+game is over), asking for a Hint every --hint-every taps and playing what it marks. Then the same
+number of clients request the trivial view /healthz (no database) for the same time: the floor,
+what Django and gunicorn cost on their own.
+
+Reports taps/s and p50 / p99 latency per level (takes, draws and new deals; hints apart, since
+their search budget is their own), the floor's, and the ratio of the p99s.
+
+Run from the project root:
+    python bench/web.py                                 # SQLite and PostgreSQL, 1 10 20 50
+    python bench/web.py --backends postgres --levels 20 --seconds 20
+"""
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.production.harness import (  # noqa: E402 (the project root must be on the path first)
+    Client,
+    Gunicorn,
+    Player,
+    prepare,
+    production_env,
+    scratch_postgres,
+)
+
+BENCH_DATABASE = "tripeaks_bench_web"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--backends", nargs="+", default=["sqlite", "postgres"])
+    parser.add_argument("--levels", nargs="+", type=int, default=[1, 10, 20, 50])
+    parser.add_argument("--seconds", type=float, default=10.0, help="per level, taps and floor")
+    parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1) + 1)
+    parser.add_argument("--threads", type=int, default=4, help="per worker (gthread)")
+    parser.add_argument("--hint-every", type=int, default=20)
+    parser.add_argument("--hint-budget-ms", type=int, default=200)
+    parser.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432/postgres")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/15", help="'' for none")
+    args = parser.parse_args(argv)
+    print(
+        f"gunicorn: {args.workers} workers × {args.threads} threads; {args.seconds:g} s per level;"
+        f" a hint every {args.hint_every} taps ({args.hint_budget_ms} ms budget);"
+        f" Redis: {args.redis or 'none'}"
+    )
+    for backend in args.backends:
+        with database(backend, args.postgres) as url:
+            extra = {"TRIPEAKS_HINT_BUDGET_MS": str(args.hint_budget_ms)}
+            if args.redis and redis_answers(args.redis):
+                extra["REDIS_URL"] = args.redis
+            env = production_env(url, **extra)
+            prepare(env)
+            with Gunicorn(env, workers=args.workers, threads=args.threads) as server:
+                report(backend, [measure(server.port, level, args) for level in args.levels])
+
+
+@contextmanager
+def database(backend, postgres_url):
+    if backend == "postgres":
+        with scratch_postgres(postgres_url, BENCH_DATABASE) as url:
+            yield url
+    else:
+        with tempfile.TemporaryDirectory() as folder:
+            yield f"sqlite:///{folder}/bench.sqlite3"
+
+
+def redis_answers(url) -> bool:
+    import redis
+
+    try:
+        return redis.Redis.from_url(url).ping()
+    except redis.RedisError:
+        return False
+
+
+def measure(port, level, args) -> dict:
+    taps, hints = [], []
+    errors = []
+
+    def play(i):
+        player = Player([port], keep_alive=True)
+        player.open()
+        count = 0
+        while time.monotonic() < deadline:
+            count += 1
+            if count % args.hint_every == 0:
+                hints.append(timed(errors, player.act, "hint"))
+                if player.table.hint is not None:
+                    action = "draw" if player.table.hint == "draw" else "take"
+                    form = {} if action == "draw" else {"pos": player.table.hint}
+                    taps.append(timed(errors, player.act, action, **form))
+                    continue
+            action, form = player.next_move()
+            taps.append(timed(errors, player.act, action, **form))
+
+    def floor(i):
+        client = Client(port, keep_alive=True)
+        while time.monotonic() < deadline:
+            floor_times.append(timed(errors, client.request, "GET", "/healthz"))
+
+    deadline = time.monotonic() + args.seconds
+    run_parallel(level, play)
+    floor_times = []
+    deadline = time.monotonic() + args.seconds
+    run_parallel(level, floor)
+    return {
+        "level": level,
+        "taps": summary(taps, args.seconds),
+        "hints": summary(hints, args.seconds),
+        "floor": summary(floor_times, args.seconds),
+        "errors": len(errors),
+    }
+
+
+def timed(errors, request, *args, **kwargs) -> float:
+    started = time.perf_counter()
+    response = request(*args, **kwargs)
+    elapsed = time.perf_counter() - started
+    if response.status != 200:
+        errors.append(response.status)
+    return elapsed
+
+
+def run_parallel(count, target):
+    threads = [threading.Thread(target=target, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+def summary(times, seconds) -> dict:
+    if not times:
+        return {"count": 0, "per_second": 0.0, "p50": 0.0, "p99": 0.0}
+    cuts = statistics.quantiles(times, n=100, method="inclusive") if len(times) > 1 else times * 99
+    return {
+        "count": len(times),
+        "per_second": len(times) / seconds,
+        "p50": statistics.median(times) * 1000,
+        "p99": cuts[98] * 1000,
+    }
+
+
+def report(backend, rows):
+    print(f"\n{backend}")
+    print(
+        "| clients | taps/s | tap p50 ms | tap p99 ms | hints | hint p50 ms"
+        " | floor req/s | floor p50 ms | floor p99 ms | tap p99 / floor p99 | errors |"
+    )
+    print("| ---: " * 11 + "|")
+    for row in rows:
+        taps, hints, floor = row["taps"], row["hints"], row["floor"]
+        ratio = taps["p99"] / floor["p99"] if floor["p99"] else float("nan")
+        print(
+            f"| {row['level']} | {taps['per_second']:.0f} | {taps['p50']:.1f} | {taps['p99']:.1f}"
+            f" | {hints['count']} | {hints['p50']:.0f} | {floor['per_second']:.0f}"
+            f" | {floor['p50']:.1f} | {floor['p99']:.1f} | {ratio:.1f} | {row['errors']} |"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,201 @@
+"""Logging in keeps the deal on the table; when the account has one in progress too, the player
+chooses, and neither is lost."""
+
+from django.test import Client
+
+from accounts import claim
+from game.engine.deck import format_deck
+from game.models import Game
+from tests.accounts.conftest import (
+    account_game,
+    act,
+    anonymous_game,
+    log_in,
+    make_user,
+    start,
+)
+from tests.engine.support import CHAIN_DECK
+
+CHAIN = format_deck(CHAIN_DECK)
+
+
+def play_anonymously(client: Client, deal: str = CHAIN, takes=(18, 19)) -> Game:
+    """Open the table, start a deal and take some cards, without an account."""
+    client.get("/")
+    game = start(client, anonymous_game(client), deal)
+    for pos in takes:
+        act(client, game, "take", pos=pos)
+    game.refresh_from_db()
+    return game
+
+
+def test_logging_in_claims_the_anonymous_game_and_keeps_it_on_the_table(client, alice):
+    game = play_anonymously(client)
+    anonymous_key = client.session.session_key
+
+    response = log_in(client, "alice")
+
+    assert response.status_code == 302 and response["Location"] == "/"
+    assert client.session.session_key != anonymous_key, "login must cycle the session key"
+    game.refresh_from_db()
+    assert game.owner == alice and game.session_key == ""
+    assert account_game(alice) == game
+    page = client.get("/").content.decode()
+    assert f'data-table="{game.pk}:{game.version}"' in page and "Cleared 2/28" in page
+
+
+def test_every_game_of_the_session_joins_the_account(client, alice):
+    first = play_anonymously(client)
+    act(client, first, "new")
+    second = anonymous_game(client)
+    act(client, second, "draw")
+
+    log_in(client, "alice")
+
+    assert {first, second} <= set(alice.games.all())
+    assert not Game.objects.filter(owner=None).exists()
+    assert account_game(alice) == second
+
+
+def test_signing_up_logs_in_and_claims_the_anonymous_game(client, db):
+    game = play_anonymously(client)
+
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "bob", "password1": "a long enough pass", "password2": "a long enough pass"},
+    )
+
+    assert response.status_code == 302 and response["Location"] == "/"
+    game.refresh_from_db()
+    assert game.owner.username == "bob"
+    assert client.get("/").wsgi_request.user.username == "bob"
+    assert account_game(game.owner) == game
+
+
+def test_the_account_deal_comes_back_when_this_device_has_only_an_untouched_deal(alice):
+    desktop, phone = Client(), Client()
+    log_in(desktop, "alice")
+    desktop.get("/")
+    theirs = start(desktop, account_game(alice), CHAIN)
+    act(desktop, theirs, "take", pos=18)
+    phone.get("/")  # deals a fresh game nobody has moved in yet
+
+    response = log_in(phone, "alice")
+
+    assert response["Location"] == "/"
+    assert account_game(alice) == theirs
+    assert f'data-table="{theirs.pk}:' in phone.get("/").content.decode()
+
+
+def test_an_untouched_account_deal_gives_way_to_the_deal_played_here(client, alice):
+    other = Client()
+    log_in(other, "alice")
+    other.get("/")
+    untouched = account_game(alice)
+    here = play_anonymously(client)
+
+    assert log_in(client, "alice")["Location"] == "/"
+
+    assert account_game(alice) == here
+    untouched.refresh_from_db()
+    assert untouched.status == Game.Status.PLAYING
+
+
+def _both_in_progress(client, alice):
+    """Alice has a deal in progress in her account, and another on this anonymous device."""
+    desktop = Client()
+    log_in(desktop, "alice")
+    desktop.get("/")
+    theirs = start(desktop, account_game(alice), "7")
+    act(desktop, theirs, "draw")
+    here = play_anonymously(client)
+    return here, theirs
+
+
+def test_with_a_deal_in_progress_on_both_sides_the_player_chooses(client, alice):
+    here, theirs = _both_in_progress(client, alice)
+
+    response = log_in(client, "alice")
+
+    assert response.status_code == 302 and response["Location"] == "/accounts/choose/"
+    page = client.get("/accounts/choose/").content.decode()
+    for game in (here, theirs):
+        assert f'data-choice="{game.pk}"' in page
+        assert f"/accounts/games/{game.pk}/continue" in page
+    assert "Cleared" in page and "2/28" in page and "0/28" in page and "<code>7</code>" in page
+    # Until the player picks, the table is the deal they were just playing here.
+    assert account_game(alice) == here
+
+
+def test_choosing_the_account_deal_keeps_the_other_unfinished(client, alice):
+    here, theirs = _both_in_progress(client, alice)
+    log_in(client, "alice")
+
+    response = client.post(f"/accounts/games/{theirs.pk}/continue")
+
+    assert response["Location"] == "/"
+    assert account_game(alice) == theirs
+    here.refresh_from_db()
+    assert here.owner == alice and here.status == Game.Status.PLAYING
+    assert here.running_since is None, "the deal set aside stops its clock"
+    assert client.get("/accounts/choose/")["Location"] == "/", "the choice is made once"
+    history = client.get("/accounts/games/").content.decode()
+    assert f"/accounts/games/{here.pk}/continue" in history
+
+
+def test_the_deal_set_aside_can_be_continued_later_exactly_as_it_was(client, alice):
+    here, theirs = _both_in_progress(client, alice)
+    log_in(client, "alice")
+    client.post(f"/accounts/games/{theirs.pk}/continue")
+    act(client, theirs, "draw")
+
+    client.post(f"/accounts/games/{here.pk}/continue")
+
+    assert account_game(alice) == here
+    page = client.get("/").content.decode()
+    assert f'data-table="{here.pk}:{here.version}"' in page and "Cleared 2/28" in page
+    theirs.refresh_from_db()
+    assert theirs.status == Game.Status.PLAYING and theirs.move_count == 2
+
+
+def test_choosing_this_devices_deal_keeps_the_account_deal_unfinished(client, alice):
+    here, theirs = _both_in_progress(client, alice)
+    log_in(client, "alice")
+
+    client.post(f"/accounts/games/{here.pk}/continue")
+
+    assert account_game(alice) == here
+    theirs.refresh_from_db()
+    assert theirs.status == Game.Status.PLAYING and theirs.running_since is None
+
+
+def test_a_stale_tap_from_the_other_device_after_the_choice_changes_nothing(client, alice):
+    here, theirs = _both_in_progress(client, alice)
+    log_in(client, "alice")
+    desktop = Client()
+    desktop.force_login(alice)
+
+    response = act(desktop, theirs, "draw")
+
+    assert response.status_code == 200 and "this is how it stands now" in response.content.decode()
+    theirs.refresh_from_db()
+    assert theirs.move_count == 1
+
+
+def test_the_in_progress_test():
+    assert not claim.in_progress(None)
+    assert not claim.in_progress(Game(status=Game.Status.PLAYING, move_count=0))
+    assert not claim.in_progress(Game(status=Game.Status.WON, move_count=30))
+    assert claim.in_progress(Game(status=Game.Status.PLAYING, move_count=1))
+
+
+def test_logging_in_with_no_game_in_the_session_changes_nothing(client, alice):
+    other = Client()
+    log_in(other, "alice")
+    other.get("/")
+    theirs = account_game(alice)
+
+    assert log_in(client, "alice")["Location"] == "/"
+
+    assert account_game(alice) == theirs
+    assert make_user("carol").games.count() == 0

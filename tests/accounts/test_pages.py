@@ -1,0 +1,152 @@
+"""Sign up, log in, log out and change password: Django's auth in the site's own look, reachable
+from the table, with Django's field names and password validators."""
+
+import pytest
+from django.test import Client
+
+from game.models import Game
+from tests.accounts.conftest import PASSWORD, log_in
+
+ACCOUNT_PAGES = ["/accounts/login/", "/accounts/signup/"]
+
+
+@pytest.mark.parametrize("url", ACCOUNT_PAGES)
+def test_account_pages_are_in_the_sites_look(client, db, url):
+    response = client.get(url)
+    page = response.text
+
+    assert response.status_code == 200
+    assert "/static/game/tripeaks.css" in page and "/static/game/accounts.css" in page
+    assert "admin" not in page
+    assert "<script>" not in page and " style=" not in page
+    assert 'name="csrfmiddlewaretoken"' in page
+    assert 'href="/"' in page, "the way back to the table"
+
+
+def test_the_forms_use_djangos_field_names(client, db):
+    login, signup = client.get("/accounts/login/").text, client.get("/accounts/signup/").text
+
+    assert 'name="username"' in login and 'name="password"' in login
+    for field in ("username", "password1", "password2"):
+        assert f'name="{field}"' in signup
+
+
+def test_opening_the_account_pages_deals_no_game(client, db):
+    for url in ACCOUNT_PAGES:
+        client.get(url)
+
+    assert not Game.objects.exists()
+
+
+def test_the_table_links_to_log_in_and_sign_up(client, db):
+    page = client.get("/").text
+
+    assert 'href="/accounts/login/"' in page and 'href="/accounts/signup/"' in page
+
+
+def test_logged_in_the_table_shows_the_player_my_games_and_log_out(client, alice):
+    client.force_login(alice)
+
+    page = client.get("/").text
+
+    assert "alice" in page and 'href="/accounts/games/"' in page
+    assert 'action="/accounts/logout/"' in page and "data-logout" in page
+
+
+@pytest.mark.parametrize(
+    ("password1", "password2", "problem"),
+    [
+        ("password", "password", "This password is too common."),
+        ("x7#", "x7#", "This password is too short."),
+        ("48120397561", "48120397561", "This password is entirely numeric."),
+        ("a long enough pass", "another long pass", "The two password fields didn’t match."),
+    ],
+)
+def test_signup_checks_passwords_with_djangos_validators(client, db, password1, password2, problem):
+    data = {"username": "bob", "password1": password1, "password2": password2}
+
+    response = client.post("/accounts/signup/", data)
+
+    assert response.status_code == 200 and problem in response.text
+    assert not response.wsgi_request.user.is_authenticated
+
+
+def test_a_failed_login_does_not_say_which_part_was_wrong(client, alice):
+    wrong_password = log_in(client, "alice", "nope").text
+    unknown_user = log_in(client, "nobody", "nope").text
+
+    message = "Please enter a correct username and password."
+    assert message in wrong_password and message in unknown_user
+    assert "does not exist" not in unknown_user and "no such" not in unknown_user.lower()
+
+
+def test_login_returns_to_the_page_asked_for(client, alice):
+    response = client.post(
+        "/accounts/login/?next=/accounts/games/", {"username": "alice", "password": PASSWORD}
+    )
+
+    assert response["Location"] == "/accounts/games/"
+
+
+def test_login_refuses_a_redirect_to_another_site(client, alice):
+    response = client.post(
+        "/accounts/login/?next=https://evil.example/", {"username": "alice", "password": PASSWORD}
+    )
+
+    assert response["Location"] == "/"
+
+
+def test_login_needs_the_csrf_token(alice):
+    client = Client(enforce_csrf_checks=True)
+
+    response = log_in(client, "alice")
+
+    assert response.status_code == 403
+    assert not client.get("/").wsgi_request.user.is_authenticated
+
+
+def test_log_out_is_a_post(client, alice):
+    client.force_login(alice)
+
+    assert client.get("/accounts/logout/").status_code == 405
+    response = client.post("/accounts/logout/")
+
+    assert response.status_code == 302 and response["Location"] == "/"
+    assert not client.get("/").wsgi_request.user.is_authenticated
+
+
+def test_change_password(client, alice):
+    assert client.get("/accounts/password_change/")["Location"].startswith("/accounts/login/")
+    log_in(client, "alice")
+    page = client.get("/accounts/password_change/").text
+    assert "accounts.css" in page and 'name="old_password"' in page
+    new = "a brand new passphrase"
+    data = {"old_password": PASSWORD, "new_password1": new, "new_password2": new}
+
+    response = client.post("/accounts/password_change/", data)
+
+    assert response["Location"] == "/accounts/password_change/done/"
+    assert "Password changed" in client.get(response["Location"]).text
+    alice.refresh_from_db()
+    assert alice.check_password(new)
+    assert client.get("/").wsgi_request.user == alice, "still logged in on this device"
+
+
+def test_a_logged_in_player_visiting_log_in_or_sign_up_goes_to_the_table(client, alice):
+    client.force_login(alice)
+
+    for url in ACCOUNT_PAGES:
+        assert client.get(url)["Location"] == "/"
+
+
+@pytest.mark.parametrize("url", ["/accounts/logout/", "/accounts/games/{pk}/continue"])
+def test_account_posts_need_the_csrf_token(alice, url):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(alice)
+    client.get("/")
+    game = Game.objects.get(owner=alice)
+
+    response = client.post(url.format(pk=game.pk))
+
+    assert response.status_code == 403
+    assert client.get("/").wsgi_request.user == alice

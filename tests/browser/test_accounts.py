@@ -1,0 +1,175 @@
+"""Accounts in a real browser: one account on two devices plays one deal, the choice at login,
+and the account pages on a phone and a desktop."""
+
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
+
+from game import play
+from game.models import Deal, Game
+from tests.browser.conftest import quiet, screenshot, start_deal, take
+from tests.engine.support import CHAIN_DECK
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "correct horse battery staple"
+PHONE = {"width": 360, "height": 640}
+DESKTOP = {"width": 1280, "height": 800}
+AXE = Path(__file__).with_name("axe-4.14.1.min.js")
+
+
+@pytest.fixture
+def alice():
+    return get_user_model().objects.create_user("alice", password=PASSWORD)
+
+
+@pytest.fixture
+def device(browser, live_server):
+    """Opens pages in browser contexts of their own, like separate devices; each fails the test
+    on a console error."""
+    opened = []
+
+    def open_device(viewport=DESKTOP, **options):
+        context = browser.new_context(base_url=live_server.url, viewport=viewport, **options)
+        page = context.new_page()
+        errors = []
+        page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+        opened.append((context, page, errors))
+        return page
+
+    yield open_device
+    for context, page, errors in opened:
+        assert errors == []
+        quiet(page)
+        context.close()
+
+
+def log_in_from_the_table(page) -> None:
+    page.goto("/")
+    page.locator("nav.account").get_by_role("link", name="Log in").click()
+    page.fill("input[name=username]", "alice")
+    page.fill("input[name=password]", PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+
+
+def expect_table(page, cleared: int) -> None:
+    expect(page.locator("#status")).to_have_attribute("data-cleared", str(cleared))
+
+
+def cards(page) -> list[str]:
+    return page.locator("#table button").evaluate_all(
+        "buttons => buttons.map(b => b.dataset.pos + ':' + (b.dataset.card || 'down'))"
+    )
+
+
+def test_two_devices_play_one_deal_move_for_move(device, alice):
+    phone, desktop = device(PHONE), device(DESKTOP)
+    log_in_from_the_table(phone)
+    expect(phone.locator("nav.account")).to_contain_text("alice")
+    start_deal(phone, CHAIN_DECK)
+    for pos in (18, 19, 20):
+        take(phone, pos)
+
+    log_in_from_the_table(desktop)
+
+    expect(desktop).to_have_url("/")
+    expect_table(desktop, 3)
+    assert cards(desktop) == cards(phone)
+    table = phone.locator("#table").get_attribute("data-table")
+    expect(desktop.locator("#table")).to_have_attribute("data-table", table)
+
+    take(desktop, 21)
+    phone.reload()
+    expect_table(phone, 4)
+    take(phone, 22)
+
+    desktop.reload()
+    expect_table(desktop, 5)
+    desktop.locator("#controls [data-action=undo]").click()
+    expect_table(desktop, 4)
+    expect(desktop.locator('[data-pos="22"]')).to_have_count(1)
+
+    phone.reload()
+    expect_table(phone, 4)
+    expect(phone.locator('[data-pos="22"]')).to_have_count(1)
+    assert cards(phone) == cards(desktop)
+    game = play.latest({"owner": alice})
+    assert game.moves == [18, 19, 20, 21] and game.undo_count == 1
+
+
+def test_logging_in_with_a_deal_on_each_side_asks_which_to_continue(device, alice):
+    desktop = device(DESKTOP)
+    log_in_from_the_table(desktop)
+    desktop.locator("[data-deal-form] input[name=deal]").fill("7")
+    desktop.locator("[data-deal-form] button").click()
+    expect(desktop.locator(".status small")).to_have_text("deal 7")
+    desktop.locator("#stock").click()
+    expect(desktop.locator("#stock")).to_have_attribute("data-stock", "22")
+    phone = device(PHONE)
+    phone.goto("/")
+    start_deal(phone, CHAIN_DECK)
+    take(phone, 18)
+    take(phone, 19)
+
+    log_in_from_the_table(phone)
+
+    expect(phone).to_have_url("/accounts/choose/")
+    expect(phone.locator("[data-choice]")).to_have_count(2)
+    screenshot(phone, "accounts-choice-phone")
+    desktop.goto("/accounts/choose/")  # the desktop was not asked: it goes to the table
+    expect(desktop).to_have_url("/")
+    phone.set_viewport_size(DESKTOP)
+    screenshot(phone, "accounts-choice-desktop")
+
+    phone.locator("[data-choice]").nth(1).get_by_role("button").click()
+
+    expect(phone).to_have_url("/")
+    expect(phone.locator(".status small")).to_have_text("deal 7")
+    phone.goto("/accounts/games/")
+    phone.get_by_role("button", name="Continue").click()
+    expect_table(phone, 2)
+
+
+def test_account_pages_on_a_phone_and_a_desktop(device, alice):
+    deal = Deal.for_number(5)
+    results = [Game.Status.WON, Game.Status.DEAD_END, Game.Status.WON, Game.Status.LEFT]
+    for i, status in enumerate(results):
+        Game.objects.create(
+            owner=alice, deal=deal, status=status, move_count=30 + i, active_ms=200_000 + i,
+            longest_run=6 + i, cleared=28 if status == Game.Status.WON else 11 + i,
+        )  # fmt: skip
+    for name, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+        page = device(viewport)
+        page.goto("/accounts/signup/")
+        page.fill("input[name=username]", "bob")
+        page.fill("input[name=password1]", "password")
+        page.fill("input[name=password2]", "password")
+        page.get_by_role("button", name="Sign up").click()
+        expect(page.locator(".errorlist")).to_contain_text("too common")
+        screenshot(page, f"accounts-signup-{name}")
+        page.goto("/accounts/login/")
+        screenshot(page, f"accounts-login-{name}")
+        log_in_from_the_table(page)
+        page.goto("/accounts/games/")
+        expect(page.locator("[data-played]")).to_have_text("4")
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        screenshot(page, f"accounts-games-{name}")
+
+
+@pytest.mark.parametrize("url", ["/accounts/login/", "/accounts/signup/", "/accounts/games/"])
+def test_account_pages_have_no_serious_accessibility_violations(device, alice, url):
+    # axe is injected as an inline script, which the site's policy rightly forbids.
+    page = device(bypass_csp=True)
+    if url.endswith("games/"):
+        log_in_from_the_table(page)
+    page.goto(url)
+    page.add_script_tag(path=AXE)
+    results = page.evaluate("axe.run()")
+    serious = [
+        (violation["id"], [node["html"] for node in violation["nodes"]])
+        for violation in results["violations"]
+        if violation["impact"] in ("serious", "critical")
+    ]
+    assert serious == []

@@ -1,0 +1,345 @@
+"""Real servers for the production tests and the web benchmark: a scratch database, gunicorn in
+production mode on a loopback port, and a player that speaks plain HTTP to it.
+
+The player reads the page only through SPEC.md's markup hooks (data-table, data-pos, data-free,
+data-stock, data-waste, data-cleared, the CSRF field), as an outside client would. No Django
+here: the servers are separate processes, so the tests look at the database with psycopg.
+"""
+
+import http.client
+import os
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+
+from game.engine.deck import parse_deck
+from game.engine.state import Game
+
+ROOT = Path(__file__).resolve().parents[2]
+GUNICORN = Path(sys.executable).with_name("gunicorn")
+HTMX = {"HX-Request": "true"}
+STALE_WORDS = "The table had changed"
+
+
+def production_env(database_url: str, **extra: str) -> dict:
+    """Production settings over plain HTTP on loopback (DJANGO_INSECURE_LOCAL_HTTP)."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("DJANGO_")}
+    return env | {
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DJANGO_INSECURE_LOCAL_HTTP": "1",
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+        "DATABASE_URL": database_url,
+        **extra,
+    }
+
+
+def manage(env: dict, *args: str) -> None:
+    subprocess.run(
+        [sys.executable, "manage.py", *args], env=env, cwd=ROOT, check=True, capture_output=True
+    )
+
+
+def prepare(env: dict) -> None:
+    """Tables and hashed static files, as a deploy does before starting the servers."""
+    manage(env, "migrate", "--noinput")
+    manage(env, "collectstatic", "--noinput")
+
+
+# PostgreSQL
+
+
+def database_url_named(url: str, name: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+@contextmanager
+def scratch_postgres(admin_url: str, name: str):
+    """A fresh database next to the one in admin_url, dropped afterwards."""
+
+    def execute(sql):
+        with psycopg.connect(admin_url, autocommit=True) as connection:
+            connection.execute(sql)
+
+    execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    execute(f"CREATE DATABASE {name}")
+    try:
+        yield database_url_named(admin_url, name)
+    finally:
+        execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def postgres_cluster(command: str) -> None:
+    """Start or stop the local PostgreSQL cluster (Debian's pg_ctlcluster; needs root)."""
+    version = sorted(os.listdir("/etc/postgresql"))[-1]
+    subprocess.run(
+        ["pg_ctlcluster", "--skip-systemctl-redirect", version, "main", command, "-m", "fast"]
+        if command == "stop"
+        else ["pg_ctlcluster", "--skip-systemctl-redirect", version, "main", command],
+        check=True,
+        capture_output=True,
+    )
+    if command == "start":
+        wait_until(lambda: subprocess.run(["pg_isready", "-q", "-h", "127.0.0.1"]).returncode == 0)
+
+
+@dataclass
+class StoredGame:
+    pk: int
+    deck: str
+    moves: list
+    version: int
+    log: list[tuple[int, str, int | None]]
+    """(seq, kind, pos) in order."""
+
+    def replayed_moves(self) -> list:
+        """The moves in play rebuilt from the log alone: the engine's view of the truth."""
+        moves = [pos if kind == "take" else kind for _, kind, pos in self.log if kind in MOVING]
+        return Game.replay(parse_deck(self.deck), moves).moves
+
+    def table_after(self, count: int) -> Game:
+        """The table after the first `count` moves in play."""
+        return Game.replay(parse_deck(self.deck), self.moves[:count])
+
+
+MOVING = {"take", "draw", "undo"}
+"""Log entries that change the table; each one bumps the game's version."""
+
+
+def stored_games(database_url: str) -> list[StoredGame]:
+    with psycopg.connect(database_url) as connection:
+        games = connection.execute(
+            "SELECT g.id, d.deck, g.moves, g.version FROM game_game g"
+            " JOIN game_deal d ON d.id = g.deal_id ORDER BY g.id"
+        ).fetchall()
+        log = connection.execute(
+            "SELECT game_id, seq, kind, pos FROM game_action ORDER BY game_id, seq"
+        ).fetchall()
+    entries = {}
+    for game_id, seq, kind, pos in log:
+        entries.setdefault(game_id, []).append((seq, kind, pos))
+    return [
+        StoredGame(pk, deck, moves, version, entries.get(pk, []))
+        for pk, deck, moves, version in games
+    ]
+
+
+# Servers
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_until(ready, timeout=30.0, step=0.1) -> None:
+    deadline = time.monotonic() + timeout
+    while not ready():
+        if time.monotonic() > deadline:
+            raise TimeoutError("gave up waiting")
+        time.sleep(step)
+
+
+class Gunicorn:
+    """One app server: `gunicorn tripeaks_site.wsgi` on 127.0.0.1:port."""
+
+    def __init__(self, env: dict, workers: int = 2, threads: int = 1, port: int | None = None):
+        self.port = port or free_port()
+        self.env = env
+        self.options = ["--workers", str(workers), "--threads", str(threads)]
+        self.process = None
+
+    def __enter__(self):
+        command = [str(GUNICORN), "tripeaks_site.wsgi", "--bind", f"127.0.0.1:{self.port}"]
+        self.process = subprocess.Popen(
+            [*command, *self.options, "--graceful-timeout", "5"],
+            env=self.env,
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_until(self._answers)
+        return self
+
+    def __exit__(self, *exc):
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+    def _answers(self) -> bool:
+        if self.process.poll() is not None:
+            raise RuntimeError(f"gunicorn exited with status {self.process.returncode}")
+        try:
+            return Client(self.port).request("GET", "/healthz").status == 200
+        except OSError:
+            return False
+
+    def workers(self) -> list[int]:
+        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+        return [int(pid) for pid in children.read_text().split()]
+
+
+# Clients
+
+
+@dataclass
+class Response:
+    status: int
+    body: str
+
+
+class Client:
+    """HTTP to one server, with the cookies of whoever uses it (shared between servers)."""
+
+    def __init__(self, port: int, cookies: dict | None = None, keep_alive: bool = False):
+        self.port = port
+        self.cookies = {} if cookies is None else cookies
+        self.keep_alive = keep_alive
+        self.connection = None
+
+    def request(self, method, path, form=None, headers=None, timeout=30.0) -> Response:
+        body = "&".join(f"{name}={value}" for name, value in (form or {}).items())
+        headers = dict(headers or {})
+        if form is not None:
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        if not self.keep_alive:
+            headers["Connection"] = "close"
+        connection = self.connection or http.client.HTTPConnection(
+            "127.0.0.1", self.port, timeout=timeout
+        )
+        try:
+            connection.request(method, path, body=body or None, headers=headers)
+            reply = connection.getresponse()
+            text = reply.read().decode()
+        except BaseException:
+            connection.close()
+            self.connection = None
+            raise
+        for header, value in reply.getheaders():
+            if header.lower() == "set-cookie":
+                name, _, rest = value.partition("=")
+                self.cookies[name.strip()] = rest.split(";", 1)[0]
+        self.connection = connection if self.keep_alive else None
+        if not self.keep_alive:
+            connection.close()
+        return Response(reply.status, text)
+
+
+@dataclass
+class Table:
+    """What a page or fragment shows, read from SPEC.md's markup hooks."""
+
+    game: int
+    version: int
+    free: list[int]
+    stock: int
+    waste: str
+    cleared: int
+    hint: int | str | None
+    csrf: str = field(compare=False)
+    message: str = ""
+    over: bool = False
+
+    @classmethod
+    def parse(cls, html: str, csrf: str = "") -> "Table":
+        game, version = map(int, re.search(r'data-table="(\d+):(\d+)"', html).groups())
+        buttons = re.findall(r"<button [^>]*>", html)
+        free = [
+            int(re.search(r'data-pos="(\d+)"', b)[1])
+            for b in buttons
+            if " data-free" in b and "data-pos" in b
+        ]
+        hinted = [b for b in buttons if " data-hint" in b]
+        hint = None
+        if hinted:
+            pos = re.search(r'data-pos="(\d+)"', hinted[0])
+            hint = int(pos[1]) if pos else "draw"
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
+        message = re.search(r"data-message>([^<]*)<", html)
+        stock = int(re.search(r'data-stock="(\d+)"', html)[1])
+        return cls(
+            game=game,
+            version=version,
+            free=free,
+            stock=stock,
+            waste=re.search(r'data-waste="(\w*)"', html)[1],
+            cleared=int(re.search(r'data-cleared="(\d+)"', html)[1]),
+            hint=hint,
+            csrf=token[1] if token else csrf,
+            message=message[1] if message else "",
+            over=not free and stock == 0 or 'class="panel won' in html,
+        )
+
+
+class Player:
+    """One browser's worth of cookies, playing through whichever server it is handed."""
+
+    def __init__(self, ports: list[int], keep_alive: bool = False):
+        self.cookies = {}
+        self.clients = [Client(port, self.cookies, keep_alive) for port in ports]
+        self.table = None
+
+    def client(self, server: int = 0) -> Client:
+        return self.clients[server % len(self.clients)]
+
+    def open(self, server: int = 0) -> Table:
+        response = self.client(server).request("GET", "/")
+        assert response.status == 200, response.body[:300]
+        self.table = Table.parse(response.body)
+        return self.table
+
+    def act(self, action: str, server: int = 0, version=True, **form) -> Response:
+        """Post one action as htmx does; the table follows what the answer shows."""
+        table = self.table
+        form = form | ({"version": table.version} if version else {})
+        headers = HTMX | {"X-CSRFToken": table.csrf}
+        response = self.client(server).request(
+            "POST", f"/game/{table.game}/{action}", form, headers
+        )
+        if response.status == 200:
+            self.table = Table.parse(response.body, table.csrf)
+        return response
+
+    def next_move(self) -> tuple[str, dict]:
+        """A legal move: a card that fits the waste, else a draw, else a new deal."""
+        table = self.table
+        if table.free:
+            return "take", {"pos": table.free[0]}
+        if table.stock:
+            return "draw", {}
+        return "new", {}
+
+
+def run_threads(count: int, target, *args) -> list:
+    """Run target(i, *args) on count threads started together; their results in order."""
+    results = [None] * count
+    start = threading.Barrier(count)
+
+    def body(i):
+        start.wait()
+        results[i] = target(i, *args)
+
+    threads = [threading.Thread(target=body, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    return results

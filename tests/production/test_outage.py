@@ -1,0 +1,47 @@
+"""A database error while answering becomes a short 503 page, never a traceback."""
+
+from unittest import mock
+
+import pytest
+from django.db import InterfaceError, OperationalError
+
+from tests.site.conftest import Player
+from tripeaks_site.outage import RESTING
+
+
+@pytest.fixture
+def player(client, db):
+    return Player(client)
+
+
+@pytest.mark.parametrize("error", [OperationalError, InterfaceError])
+@pytest.mark.parametrize("htmx", [True, False])
+def test_a_database_error_is_a_503_with_the_resting_message(player, error, htmx):
+    game = player.game
+    with mock.patch("game.play.move", side_effect=error("connection refused")):
+        response = player.post("draw", htmx=htmx)
+
+    html = response.content.decode()
+    assert response.status_code == 503
+    assert response["Retry-After"]
+    assert RESTING in html
+    assert "Traceback" not in html and "connection refused" not in html
+    # htmx swaps the message into the open table's message region.
+    assert '<div id="notice" hx-swap-oob="innerHTML">' in html and "data-message" in html
+    game.refresh_from_db()
+    assert game.version == 0
+
+
+def test_other_errors_are_left_to_the_usual_handler(player):
+    with (
+        mock.patch("game.play.move", side_effect=RuntimeError("a bug")),
+        pytest.raises(RuntimeError),
+    ):
+        player.post("draw")
+
+
+def test_the_health_check_touches_no_database(client):
+    # Without the db fixture, pytest-django refuses any query: answering proves there was none.
+    response = client.get("/healthz")
+
+    assert response.status_code == 200 and response.content == b"ok\n"

@@ -1,0 +1,33 @@
+"""Production mode's settings, checked the way a deploy runs them: in a fresh process."""
+
+import subprocess
+import sys
+
+from tests.production.harness import ROOT, production_env
+
+
+def run_manage(env, *args):
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], env=env, cwd=ROOT, capture_output=True, text=True
+    )
+
+
+def test_check_deploy_is_clean_with_the_production_defaults():
+    env = production_env("postgres://postgres@127.0.0.1:5432/unused")
+    del env["DJANGO_INSECURE_LOCAL_HTTP"]
+    env["DJANGO_ALLOWED_HOSTS"] = "tripeaks.example"
+
+    result = run_manage(env, "check", "--deploy", "--fail-level", "WARNING")
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_production_mode_without_a_secret_refuses_to_start_with_a_clear_message():
+    env = production_env("sqlite:///unused.sqlite3")
+    del env["DJANGO_SECRET_KEY"]
+
+    result = run_manage(env, "check")
+
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off" in result.stderr

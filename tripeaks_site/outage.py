@@ -1,0 +1,33 @@
+"""While the database is unreachable, players get a short 503 page instead of a server error.
+
+The database going away (a restart, a failover) raises OperationalError or InterfaceError from
+whatever query comes next. Every change to a game is one transaction, so a failed request has
+changed nothing: the player only needs to be told to try again. The page carries the message in
+the `data-message` region that htmx swaps into the open table, like a refused move.
+"""
+
+import logging
+
+from django.db import InterfaceError, OperationalError
+from django.shortcuts import render
+
+logger = logging.getLogger(__name__)
+
+RESTING = "The game is resting for a moment: try again shortly. Nothing you played is lost."
+RETRY_AFTER_SECONDS = 5
+
+
+class DatabaseOutageMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, OperationalError | InterfaceError):
+            return None
+        logger.warning("Database unavailable for %s: %s", request.path, exception)
+        response = render(request, "503.html", {"message": RESTING}, status=503)
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
