@@ -1,6 +1,8 @@
 """Browser tests: a page on the live server that fails the test on any console error (a Content
 Security Policy violation shows up there), and helpers to start a chosen deal."""
 
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -8,12 +10,25 @@ from playwright.sync_api import expect
 
 from game.engine.deck import format_deck
 
+REQUEST_GRACE_S = 0.2
+"""Time for a request sent as a page closes to reach the live server."""
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 
 
 @pytest.fixture(autouse=True)
-def _database(transactional_db):
-    """The live server and the test share the database."""
+def _database(transactional_db, browser):
+    """The live server and the test share the database. Closing a page hides it, and a hidden page
+    pauses its clock with a request of its own: before the database is flushed, every page is
+    closed and the server has answered, so that no request races the flush."""
+    yield
+    for context in browser.contexts:
+        context.close()
+    time.sleep(REQUEST_GRACE_S)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(
+        thread.name.endswith("(process_request_thread)") for thread in threading.enumerate()
+    ):
+        time.sleep(0.02)
 
 
 @pytest.fixture
@@ -30,16 +45,6 @@ def table(page, console_errors):
     page.goto("/")
     yield page
     assert console_errors == []
-    quiet(page)
-
-
-def quiet(page) -> None:
-    """Closing a page hides it, which pauses the clock with a request of its own; keep that
-    request from racing the database flush after the test."""
-    page.evaluate(
-        """document.addEventListener(
-            "visibilitychange", (event) => event.stopImmediatePropagation(), true)"""
-    )
 
 
 def start_deal(page, deck) -> None:

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from game import play
 from game.models import Deal, Game
-from tests.browser.conftest import quiet, screenshot, start_deal, take
+from tests.browser.conftest import screenshot, start_deal, take
 from tests.engine.support import CHAIN_DECK
 
 pytestmark = pytest.mark.browser
@@ -36,13 +36,12 @@ def device(browser, live_server):
         page = context.new_page()
         errors = []
         page.on("console", lambda message: message.type == "error" and errors.append(message.text))
-        opened.append((context, page, errors))
+        opened.append((context, errors))
         return page
 
     yield open_device
-    for context, page, errors in opened:
+    for context, errors in opened:
         assert errors == []
-        quiet(page)
         context.close()
 
 

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 from game.engine.deck import format_deck
 from game.engine.state import STILL_FACE_DOWN, STOCK_EMPTY
 from game.models import Game
-from tests.browser.conftest import quiet, screenshot, start_deal, take
+from tests.browser.conftest import screenshot, start_deal, take
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 from tests.site.decks import DEAD_END_DECK
 
@@ -147,7 +147,6 @@ def test_the_first_run_tip_shows_once_and_goes_on_any_action(page, console_error
     page.goto("/")
     expect(tip).to_be_hidden()
     assert console_errors == []
-    quiet(page)
 
 
 def test_escape_closes_the_first_run_tip(table):
