@@ -56,9 +56,6 @@ class PlayerView:
     def is_face_up(self, pos: int) -> bool:
         return not self.is_removed(pos) and (self.rules.open_peaks or self.is_uncovered(pos))
 
-    def face_up_positions(self) -> list[int]:
-        return [pos for pos in range(TABLEAU_SIZE) if self.is_face_up(pos)]
-
     def legal_takes(self) -> list[int]:
         fits = self.rules.fits
         top = self.waste_top

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 
 from .cards import rank
 from .geometry import COVERED_BY, COVERS, ROW_OF, TABLEAU_SIZE
+from .knowledge import PlayerView
 from .rules import NUM_RANKS, Rules
 from .state import ALL_REMOVED, DRAW, Move
 
@@ -88,39 +89,6 @@ def digging_policy(candidates: int, exposed: int, removed: int, tableau: Tableau
     return best_pos
 
 
-REVEAL_VALUE = 0.5
-"""What turning a face-down card over is worth next to one more card in the run."""
-
-
-def chain_policy(candidates: int, exposed: int, removed: int, tableau: Tableau) -> int:
-    """Plan the best run through the cards in view: the longest chain of takes from the exposed
-    cards, counting each face-down card it turns over as worth REVEAL_VALUE (what those cards are
-    is unknown, so the chain does not continue through them). Play the chain's first card; ties go
-    to the card lowest on the table."""
-    ranks, fit_masks = tableau.ranks, tableau.fit_masks
-    memo: dict[tuple[int, int], tuple[float, int]] = {}
-
-    def best(candidates: int, exposed: int, removed: int) -> tuple[float, int]:
-        # The same cards taken in another order can leave another waste card: key on both.
-        key = removed, candidates
-        if key in memo:
-            return memo[key]
-        best_value, best_pos = 0.0, -1
-        while candidates:
-            pos = candidates.bit_length() - 1
-            candidates ^= 1 << pos
-            taken = removed | 1 << pos
-            rest = exposed & ~(1 << pos)
-            value = 1 + REVEAL_VALUE * newly_exposed(pos, taken).bit_count()
-            value += best(rest & fit_masks[ranks[pos]], rest, taken)[0]
-            if value > best_value:
-                best_value, best_pos = value, pos
-        memo[key] = best_value, best_pos
-        return memo[key]
-
-    return best(candidates, exposed, removed)[1]
-
-
 def play_out(
     tableau: Tableau, removed: int, waste: int, stock: Sequence[int], policy: Policy
 ) -> tuple[int, int]:
@@ -147,8 +115,8 @@ def play_out(
     return removed.bit_count(), moves
 
 
-def policy_move(view, policy: Policy) -> Move | None:
-    """What a policy plays from a player's view (a `knowledge.PlayerView`); None when over."""
+def policy_move(view: PlayerView, policy: Policy) -> Move | None:
+    """What a policy plays from a player's view; None when the game is over."""
     if view.over:
         return None
     tableau = Tableau(

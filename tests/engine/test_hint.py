@@ -144,9 +144,18 @@ def test_no_verdict_on_a_losing_deal_while_cards_are_unseen():
     assert hint.verdict is None
 
 
-@pytest.mark.parametrize("number", [1, 2, 3])
-def test_following_hints_plays_to_the_end_and_only_then_hints_nothing(number):
-    game = Game(deck_for_number(number))
+@pytest.mark.parametrize(
+    ("number", "rules"),
+    [
+        (1, Rules()),
+        (2, Rules()),
+        (3, Rules(wrap=False)),
+        (4, Rules(first_waste=False)),
+        (5, OPEN_PEAKS),
+    ],
+)
+def test_following_hints_plays_to_the_end_and_only_then_hints_nothing(number, rules):
+    game = Game(deck_for_number(number), rules)
     while not game.over:
         hint = hint_for_game(game, max_nodes=FEW_NODES, budget_ms=None)
         assert hint.move in view_of(game).legal_moves()

@@ -1,0 +1,77 @@
+"""How well does following the Hint play? Deals 1..N, each played three ways:
+
+* by following the hint alone (the player's view only),
+* by the greedy no-peek player (`policy.greedy_policy`),
+* by the full-information solver, which gives the fraction of deals winnable at all.
+
+Run from the project root: python bench/hints.py --deals 500 --nodes 60000 --jobs 2
+"""
+
+import argparse
+import statistics
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from game.engine.deck import deck_for_number  # noqa: E402
+from game.engine.hint import play_by_hints  # noqa: E402
+from game.engine.knowledge import view_of  # noqa: E402
+from game.engine.policy import greedy_policy, policy_move  # noqa: E402
+from game.engine.solver import solve  # noqa: E402
+from game.engine.state import Game  # noqa: E402
+
+
+def play_greedy(deck) -> bool:
+    game = Game(deck)
+    while (move := policy_move(view_of(game), greedy_policy)) is not None:
+        game.apply(move)
+    return game.won
+
+
+def bench_deal(task):
+    number, options, solver_nodes = task
+    deck = deck_for_number(number)
+    game, hint_ms = play_by_hints(deck, **options)
+    ceiling = solve(deck, max_nodes=solver_nodes).result if solver_nodes else "unknown"
+    return number, game.won, play_greedy(deck), ceiling, hint_ms
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=500)
+    parser.add_argument("--first", type=int, default=1, help="first deal number")
+    parser.add_argument("--nodes", type=int, default=None, help="hint work bound")
+    parser.add_argument("--budget-ms", type=float, default=None, help="hint clock bound")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--solver-nodes", type=int, default=2_000_000, help="work bound for the ceiling; 0 skips it"
+    )
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args(argv)
+
+    options = {"seed": args.seed, "max_nodes": args.nodes, "budget_ms": args.budget_ms}
+    tasks = [(n, options, args.solver_nodes) for n in range(args.first, args.first + args.deals)]
+    started = time.perf_counter()
+    with Pool(args.jobs) as pool:
+        results = pool.map(bench_deal, tasks, chunksize=1)
+    hint_wins = sum(won for _, won, _, _, _ in results)
+    greedy_wins = sum(greedy for _, _, greedy, _, _ in results)
+    solvable = sum(ceiling == "win" for *_, ceiling, _ in results)
+    undecided = sum(ceiling == "unknown" for *_, ceiling, _ in results)
+    times = sorted(ms for *_, hint_ms in results for ms in hint_ms)
+    deals = len(results)
+    print(f"deals {deals}  nodes {args.nodes}  budget_ms {args.budget_ms}  seed {args.seed}")
+    print(f"hint   {hint_wins / deals:.3f}  ({hint_wins})")
+    print(f"greedy {greedy_wins / deals:.3f}  ({greedy_wins})")
+    print(f"solver {solvable / deals:.3f}  ({solvable}, {undecided} undecided)")
+    print(
+        f"ms/hint p50 {statistics.median(times):.1f}  p99 {times[int(0.99 * len(times))]:.1f}"
+        f"  hints {len(times)}  wall {time.perf_counter() - started:.0f} s"
+    )
+
+
+if __name__ == "__main__":
+    main()
