@@ -10,13 +10,13 @@ that nothing about their deal order can leak through it.
 from dataclasses import dataclass
 
 from .cards import DECK_SIZE, rank
-from .geometry import COVERED_BY, TABLEAU_SIZE
+from .geometry import TABLEAU_SIZE
 from .rules import Rules
-from .state import ALL_REMOVED, DRAW, Game, Move
+from .state import ALL_REMOVED, DRAW, Game, Move, Peaks
 
 
 @dataclass(frozen=True)
-class PlayerView:
+class PlayerView(Peaks):
     rules: Rules
     removed: int
     """Bit p set: tableau position p has been taken."""
@@ -46,15 +46,6 @@ class PlayerView:
     def fully_known(self) -> bool:
         """No face-down card and no stock card the player has not seen."""
         return not self.unseen
-
-    def is_removed(self, pos: int) -> bool:
-        return bool(self.removed >> pos & 1)
-
-    def is_uncovered(self, pos: int) -> bool:
-        return all(self.removed >> below & 1 for below in COVERED_BY[pos])
-
-    def is_face_up(self, pos: int) -> bool:
-        return not self.is_removed(pos) and (self.rules.open_peaks or self.is_uncovered(pos))
 
     def legal_takes(self) -> list[int]:
         fits = self.rules.fits

@@ -34,7 +34,24 @@ class _Played:
     longest_before: int
 
 
-class Game:
+class Peaks:
+    """What a table shows of its peak cards, from the bits of the cards taken (`removed`) and the
+    rules: shared by the game and by a player's view of it."""
+
+    removed: int
+    rules: Rules
+
+    def is_removed(self, pos: int) -> bool:
+        return bool(self.removed >> pos & 1)
+
+    def is_uncovered(self, pos: int) -> bool:
+        return all(self.removed >> below & 1 for below in COVERED_BY[pos])
+
+    def is_face_up(self, pos: int) -> bool:
+        return not self.is_removed(pos) and (self.rules.open_peaks or self.is_uncovered(pos))
+
+
+class Game(Peaks):
     def __init__(self, deck: Sequence[int], rules: Rules = STANDARD):
         if sorted(deck) != list(range(DECK_SIZE)):
             raise ValueError("a deck holds each of the 52 cards exactly once")
@@ -76,15 +93,6 @@ class Game:
         raise ValueError(f"unknown action {action!r}")
 
     # What the table shows
-
-    def is_removed(self, pos: int) -> bool:
-        return bool(self.removed >> pos & 1)
-
-    def is_uncovered(self, pos: int) -> bool:
-        return all(self.removed >> below & 1 for below in COVERED_BY[pos])
-
-    def is_face_up(self, pos: int) -> bool:
-        return not self.is_removed(pos) and (self.rules.open_peaks or self.is_uncovered(pos))
 
     def known_card(self, deck_pos: int) -> int | None:
         """The card at a deck position if it has ever been shown, else None."""
