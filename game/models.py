@@ -87,6 +87,9 @@ class Game(models.Model):
     active_ms = models.BigIntegerField(default=0, help_text="Clock time banked while paused.")
     running_since = models.DateTimeField(null=True, blank=True, help_text="Clock running since.")
     version = models.PositiveIntegerField(default=0, help_text="Bumped by every change.")
+    logged = models.PositiveIntegerField(
+        default=0, help_text="Entries in the action log: the next one gets seq logged + 1."
+    )
     started_at = models.DateTimeField(default=timezone.now, db_index=True)
     current_since = models.DateTimeField(
         default=timezone.now,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
 
@@ -94,8 +94,7 @@ def current(owner: dict, resume: bool = True) -> Outcome:
         elif resume:
             row = _lock(owner, row.pk)
             if entries := _resume_clock(row):
-                row.save()
-                _log(row, entries)
+                _save(row, entries)
         return Outcome(row, table_of(row))
 
 
@@ -130,8 +129,7 @@ def move(owner: dict, game_id: int, version: int | None, action: state.Move) -> 
         row.cleared = table.cleared
         row.longest_run = table.longest_run
         row.version += 1
-        row.save()
-        _log(row, entries)
+        _save(row, entries)
         return outcome
 
 
@@ -179,8 +177,7 @@ def hint(owner: dict, game_id: int, version: int | None) -> Outcome:
         detail = {"move": found.move, "verdict": found.verdict, "reason": found.reason}
         entries.append((Kind.HINT, {**detail, "version": row.version}))
         row.hint_count += 1
-        row.save()
-        _log(row, entries)
+        _save(row, entries)
     return Outcome(row, table, news=found.reason, hint=found)
 
 
@@ -207,8 +204,7 @@ def take_up(owner: dict, game_id: int) -> Game:
             raise Http404(NOT_YOURS)
         for aside in locked.values():
             _stop_clock(aside)
-            aside.save()
-            _log(aside, [(Kind.PAUSE, None)])
+            _save(aside, [(Kind.PAUSE, None)])
         row.current_since = timezone.now()
         row.save()
         return row
@@ -219,16 +215,14 @@ def pause(owner: dict, game_id: int) -> None:
         row = _lock(owner, game_id)
         if row.running_since is not None:
             _stop_clock(row)
-            row.save()
-            _log(row, [(Kind.PAUSE, None)])
+            _save(row, [(Kind.PAUSE, None)])
 
 
 def resume(owner: dict, game_id: int) -> None:
     with transaction.atomic():
         row = _lock(owner, game_id)
         if not _stale(owner, row, None) and (entries := _resume_clock(row)):
-            row.save()
-            _log(row, entries)
+            _save(row, entries)
 
 
 # Helpers
@@ -261,11 +255,9 @@ def _stale(owner: dict, row: Game, version: int | None) -> bool:
 
 def _start(owner: dict, deal: Deal, kind, left: int | None = None) -> Game:
     table = state.Game(deal.cards)
-    row = Game.objects.create(
-        deal=deal, seen=sorted(table.seen), running_since=timezone.now(), **owner
-    )
+    row = Game(deal=deal, seen=sorted(table.seen), running_since=timezone.now(), **owner)
     detail = {"deal": deal.identifier} | ({"left": left} if left else {})
-    _log(row, [(kind, detail)])
+    _save(row, [(kind, detail)])
     return row
 
 
@@ -296,11 +288,12 @@ def _stop_clock(row: Game) -> None:
     row.running_since = None
 
 
-def _log(row: Game, entries: list) -> None:
-    """Append entries (kind, position or detail) to the game's log, in order."""
-    if not entries:
-        return
-    seq = row.actions.aggregate(last=Max("seq"))["last"] or 0
+def _save(row: Game, entries: list) -> None:
+    """Write the row and append entries (kind, position or detail) to its log, in order. The row
+    counts its log entries, so numbering the next ones needs no query."""
+    seq = row.logged
+    row.logged += len(entries)
+    row.save()
     now = timezone.now()
     Action.objects.bulk_create(
         Action(

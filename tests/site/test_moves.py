@@ -202,3 +202,4 @@ def test_every_action_is_logged_in_order(player):
 
     seqs = list(Action.objects.filter(game=player.game).values_list("seq", "kind"))
     assert seqs == [(1, "new"), (2, "take"), (3, "draw"), (4, "undo")]
+    assert player.game.logged == 4

@@ -194,6 +194,7 @@ class _GameMaker:
         for seq, ((kind, pos), gap) in enumerate(zip(entries, seconds_apart, strict=True), 1):
             at += timedelta(seconds=gap)
             actions.append(Action(seq=seq, kind=kind, pos=pos, at=at))
+        game.logged = len(actions)
         self.logs[id(game)] = actions
         self._finish(game)
 
