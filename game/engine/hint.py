@@ -16,7 +16,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from .cards import DECK_SIZE, card_code, rank
+from .cards import DECK_SIZE, card_label, rank
 from .knowledge import PlayerView, known_deck, view_of
 from .policy import Fits, Tableau, digging_policy, fits_table, play_out, policy_move
 from .rules import STANDARD
@@ -83,7 +83,7 @@ def recommend(
                 move,
                 UNSOLVABLE,
                 "Every card is known and this deal cannot be finished from here. "
-                f"{_describe(view, move)} clears the most.",
+                f"{_describe(view, move)}: it clears the most cards.",
             )
     return _best_by_rollouts(view, seed, nodes, deadline)
 
@@ -192,4 +192,4 @@ def _forced_reason(view: PlayerView, move: Move) -> str:
 def _describe(view: PlayerView, move: Move) -> str:
     if move == DRAW:
         return "Draw from the stock"
-    return f"Take the {card_code(view.tableau[move])}"
+    return f"Take the {card_label(view.tableau[move])}"

@@ -9,7 +9,7 @@ from game.engine.state import STILL_FACE_DOWN, STOCK_EMPTY
 from game.models import Game
 from tests.browser.conftest import screenshot, start_deal, take
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
-from tests.site.decks import DEAD_END_DECK
+from tests.site.decks import DEAD_END_DECK, KNOWN_LOSS_DECK, KNOWN_LOSS_ORDER
 
 pytestmark = pytest.mark.browser
 
@@ -118,6 +118,30 @@ def test_the_stock_empties_greys_out_and_the_dead_end_panel_appears(table):
     expect(stock).to_have_attribute("data-stock", "1")
 
 
+def test_the_unsolvable_verdict_stays_in_the_hint_bar_with_four_exits(table):
+    start_deal(table, KNOWN_LOSS_DECK)
+    stock = table.locator("#stock")
+    for left in range(22, -1, -1):
+        stock.click()
+        expect(stock).to_have_attribute("data-stock", str(left))
+    for pos in KNOWN_LOSS_ORDER:
+        take(table, pos)
+
+    table.locator("#controls [data-action=hint]").click()
+
+    verdict = table.locator("#hint-slot [data-verdict=unsolvable]")
+    expect(verdict).to_be_visible()
+    expect(table.locator("#hint-slot")).to_contain_text("cannot be finished from here")
+    expect(table.locator('[data-pos="0"][data-hint]')).to_be_visible()
+    expect(table.locator("#panel")).to_be_hidden()  # the deal is not ended for the player
+    for action in ("undo", "hint", "replay", "new"):
+        expect(verdict.locator(f"[data-action={action}]")).to_have_count(1)
+    screenshot(table, "verdict")
+    verdict.locator("[data-action=undo]").click()
+    expect(table.locator("#status")).to_have_attribute("data-cleared", "24")
+    expect(table.locator("#hint-slot [data-verdict]")).to_have_count(0)
+
+
 def test_the_hint_shows_checking_and_taps_go_on_meanwhile(table):
     start_deal(table, CHAIN_DECK)
     held = []
@@ -134,7 +158,7 @@ def test_the_hint_shows_checking_and_taps_go_on_meanwhile(table):
     expect(table.locator("#hint-slot .bar")).to_have_count(0)
     table.locator("#controls [data-action=hint]").click()
     expect(table.locator('[data-pos="19"][data-hint]')).to_be_visible()
-    expect(table.locator("#hint-slot")).to_contain_text("2C")
+    expect(table.locator("#hint-slot")).to_contain_text("Take the 2 of clubs")
 
 
 def test_the_first_run_tip_shows_once_and_goes_on_any_action(page, console_errors):

@@ -8,3 +8,12 @@ DEAD_END_BASE = ["6C", "6D", "6H", "6S", "7C", "7D", "7H", "7S", "8C", "8D"]
 DEAD_END_DECK = deck_with({18 + i: code for i, code in enumerate(DEAD_END_BASE)} | {51: "KS"})
 """Base row 6 6 6 6 7 7 7 7 8 8 and a king as the last stock card: drawing the whole stock ends
 in a dead end, and nothing fits the first waste card (the ace of clubs) either."""
+
+KNOWN_LOSS_ORDER = [*range(18, 28), *range(9, 18), *range(3, 9)]
+KNOWN_LOSS_DECK = deck_with(
+    {pos: "A23456789TJQK"[i % 13] + "CD"[i // 13] for i, pos in enumerate(KNOWN_LOSS_ORDER)}
+    | {0: "KH", 1: "5H", 2: "5S", 51: "KS"}
+)
+"""Draw the whole stock (it ends on a king), then take the 25 cards under the summits in
+KNOWN_LOSS_ORDER (A, 2, ... K, A, ... Q): every card has been shown, the summits are K 5 5, and
+only the king fits the queen. Everything is known, one move is left, and the deal is lost."""

@@ -1,12 +1,13 @@
 """New deal, replay, the deal form, the Hint, the clock and the first-run tip."""
 
+import re
+
 import pytest
 
 from game import play
-from game.engine.hint import Hint
 from game.models import Action, Game
 from tests.engine.support import CHAIN_DECK
-from tests.site.decks import DEAD_END_DECK
+from tests.site.decks import DEAD_END_DECK, KNOWN_LOSS_DECK, KNOWN_LOSS_ORDER
 
 
 def test_new_deal_leaves_the_old_game_and_deals_a_numbered_one(player):
@@ -93,17 +94,33 @@ def test_a_plain_hint_shows_on_the_page_until_the_next_move(player):
     assert "data-hint" not in player.client.get("/").content.decode()
 
 
-def test_the_unsolvable_verdict_sits_in_the_hint_bar_with_four_exits(player, monkeypatch):
-    verdict = Hint(18, "unsolvable", "Every card is known and this deal cannot be finished.")
-    monkeypatch.setattr(play, "hint_for_game", lambda table, **options: verdict)
-    player.start(CHAIN_DECK)
+def test_the_unsolvable_verdict_sits_in_the_hint_bar_with_four_exits(player):
+    player.start(KNOWN_LOSS_DECK)
+    for _ in range(23):
+        player.post("draw")
+    for pos in KNOWN_LOSS_ORDER:
+        player.take(pos)
 
     html = player.post("hint").content.decode()
 
     bar = html[html.index('data-verdict="unsolvable"') :]
     for action in ("undo", "hint", "replay", "new"):
         assert f'data-action="{action}"' in bar
+    assert "this deal cannot be finished from here" in html
+    assert re.search(r'<button[^>]* data-pos="0"[^>]* data-hint', html)  # the king on the summit
     assert player.game.status == Game.Status.PLAYING
+
+
+def test_no_verdict_while_a_card_is_unseen(player):
+    player.start(KNOWN_LOSS_DECK)
+    for _ in range(23):
+        player.post("draw")
+    for pos in KNOWN_LOSS_ORDER[:-1]:
+        player.take(pos)
+
+    html = player.post("hint").content.decode()
+
+    assert "data-verdict" not in html and "data-hint" in html
 
 
 def test_a_hint_for_a_table_that_has_moved_on_is_dropped(player):
