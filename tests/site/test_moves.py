@@ -131,7 +131,7 @@ def test_undo_covers_an_uncovered_card_again_as_face_down(player):
     html = player.post("undo").content.decode()
 
     assert 'data-pos="9" class="card r2 x2 back" aria-label="face-down card"' in html
-    assert "JC" not in html
+    assert 'data-card="JC"' not in html and "jack of clubs" not in html
     game = player.game
     assert game.moves == [18] and game.undo_count == 1 and 9 in game.seen
     assert kinds(game)[-1] == "undo"
