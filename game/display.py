@@ -48,12 +48,14 @@ def context(outcome: Outcome, **extra) -> dict:
     for pos in range(TABLEAU_SIZE):
         if table.is_removed(pos):
             continue
+        # A face-down card carries only its place: not even its name can reach the page.
         card = {
             "pos": pos,
             "row": ROW_OF[pos],
             "column": grid_column(pos),
             "free": pos in free,
             "hint": pos == hinted,
+            "code": None,
         }
         if table.is_face_up(pos):
             card |= face(table.deck[pos])
