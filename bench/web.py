@@ -48,13 +48,21 @@ def main(argv=None):
     parser.add_argument("--seconds", type=float, default=10.0, help="per level, taps and floor")
     parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1) + 1)
     parser.add_argument("--threads", type=int, default=4, help="per worker (gthread)")
+    parser.add_argument(
+        "--connections",
+        type=int,
+        default=10,
+        help="kept-alive connections a worker holds at most: without a cap, the worker that wins"
+        " the race to accept takes most clients and the other core idles",
+    )
     parser.add_argument("--hint-every", type=int, default=20)
     parser.add_argument("--hint-budget-ms", type=int, default=200)
     parser.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/15", help="'' for none")
     args = parser.parse_args(argv)
     print(
-        f"gunicorn: {args.workers} workers × {args.threads} threads; {args.seconds:g} s per level;"
+        f"gunicorn: {args.workers} workers × {args.threads} threads, {args.connections} connections"
+        f" each; {args.seconds:g} s per level;"
         f" a hint every {args.hint_every} taps ({args.hint_budget_ms} ms budget);"
         f" Redis: {args.redis or 'none'}"
     )
@@ -65,7 +73,8 @@ def main(argv=None):
                 extra["REDIS_URL"] = args.redis
             env = production_env(url, **extra)
             prepare(env)
-            with Gunicorn(env, workers=args.workers, threads=args.threads) as server:
+            connections = ("--worker-connections", str(args.connections))
+            with Gunicorn(env, args.workers, args.threads, *connections) as server:
                 report(backend, [measure(server.port, level, args) for level in args.levels])
 
 

@@ -156,10 +156,10 @@ def wait_until(ready, timeout=30.0, step=0.1) -> None:
 class Gunicorn:
     """One app server: `gunicorn tripeaks_site.wsgi` on 127.0.0.1:port."""
 
-    def __init__(self, env: dict, workers: int = 2, threads: int = 1, port: int | None = None):
-        self.port = port or free_port()
+    def __init__(self, env: dict, workers: int = 2, threads: int = 1, *options: str):
+        self.port = free_port()
         self.env = env
-        self.options = ["--workers", str(workers), "--threads", str(threads)]
+        self.options = ["--workers", str(workers), "--threads", str(threads), *options]
         self.process = None
 
     def __enter__(self):
