@@ -56,6 +56,13 @@ def start_deal(page, deck) -> None:
     expect(page.locator("#table")).not_to_have_attribute("data-table", before)
 
 
+def draw_the_whole_stock(page) -> None:
+    stock = page.locator("#stock")
+    for left in range(22, -1, -1):
+        stock.click()
+        expect(stock).to_have_attribute("data-stock", str(left))
+
+
 def take(page, pos: int) -> None:
     page.locator(f'[data-pos="{pos}"]').click()
     expect(page.locator(f'[data-pos="{pos}"]')).to_have_count(0)

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 from game.engine.deck import format_deck
 from game.engine.state import STILL_FACE_DOWN, STOCK_EMPTY
 from game.models import Game
-from tests.browser.conftest import screenshot, start_deal, take
+from tests.browser.conftest import draw_the_whole_stock, screenshot, start_deal, take
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 from tests.site.decks import DEAD_END_DECK, KNOWN_LOSS_DECK, KNOWN_LOSS_ORDER
 
@@ -99,9 +99,7 @@ def test_the_stock_empties_greys_out_and_the_dead_end_panel_appears(table):
     start_deal(table, DEAD_END_DECK)
     stock = table.locator("#stock")
 
-    for left in range(22, -1, -1):
-        stock.click()
-        expect(stock).to_have_attribute("data-stock", str(left))
+    draw_the_whole_stock(table)
 
     expect(stock).to_have_class("card back stock empty")
     expect(table.locator("#pile .note")).to_have_text(
@@ -120,10 +118,7 @@ def test_the_stock_empties_greys_out_and_the_dead_end_panel_appears(table):
 
 def test_the_unsolvable_verdict_stays_in_the_hint_bar_with_four_exits(table):
     start_deal(table, KNOWN_LOSS_DECK)
-    stock = table.locator("#stock")
-    for left in range(22, -1, -1):
-        stock.click()
-        expect(stock).to_have_attribute("data-stock", str(left))
+    draw_the_whole_stock(table)
     for pos in KNOWN_LOSS_ORDER:
         take(table, pos)
 
