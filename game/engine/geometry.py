@@ -24,6 +24,9 @@ def _covering_table() -> tuple[tuple[int, ...], ...]:
 COVERED_BY = _covering_table()
 """COVERED_BY[pos]: the two cards that hold pos down (empty for the base row)."""
 
+COVER_MASK = tuple(sum(1 << below for below in COVERED_BY[pos]) for pos in range(TABLEAU_SIZE))
+"""COVER_MASK[pos]: the bits of the cards that hold pos down; it is uncovered once all are taken."""
+
 COVERS = tuple(
     tuple(upper for upper in range(TABLEAU_SIZE) if pos in COVERED_BY[upper])
     for pos in range(TABLEAU_SIZE)

@@ -12,13 +12,10 @@ waste is empty) and the stock as a sequence of ranks.
 from collections.abc import Callable, Sequence
 
 from .cards import rank
-from .geometry import COVERED_BY, COVERS, ROW_OF, TABLEAU_SIZE
+from .geometry import COVER_MASK, COVERS, ROW_OF, TABLEAU_SIZE
 from .knowledge import PlayerView
 from .rules import NUM_RANKS, Rules
 from .state import ALL_REMOVED, DRAW, Move
-
-COVER_MASKS = tuple(sum(1 << below for below in COVERED_BY[pos]) for pos in range(TABLEAU_SIZE))
-"""Bits of the cards that hold each position down; a position is uncovered once all are taken."""
 
 Fits = tuple[tuple[bool, ...], ...]
 """fits[waste_rank][card_rank]: whether the card may be taken onto that waste (rank 0: empty)."""
@@ -55,7 +52,7 @@ def exposed_mask(removed: int) -> int:
     return sum(
         1 << pos
         for pos in range(TABLEAU_SIZE)
-        if not removed >> pos & 1 and removed & COVER_MASKS[pos] == COVER_MASKS[pos]
+        if not removed >> pos & 1 and removed & COVER_MASK[pos] == COVER_MASK[pos]
     )
 
 
@@ -63,7 +60,7 @@ def newly_exposed(pos: int, removed: int) -> int:
     """The positions that taking pos uncovers, given removed already includes pos."""
     mask = 0
     for upper in COVERS[pos]:
-        if removed & COVER_MASKS[upper] == COVER_MASKS[upper]:
+        if removed & COVER_MASK[upper] == COVER_MASK[upper]:
             mask |= 1 << upper
     return mask
 

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import rank
-from .geometry import COVERED_BY, COVERS, FIRST_WASTE, TABLEAU_SIZE
+from .geometry import COVER_MASK, COVERS, FIRST_WASTE, TABLEAU_SIZE
 from .rules import NUM_RANKS, STANDARD, Rules
 from .state import ALL_REMOVED, DRAW, Game, Move
 
@@ -66,9 +66,6 @@ class Solution:
     ms: float
     """Wall-clock time of the solve."""
 
-
-COVER_MASK = tuple(sum(1 << below for below in COVERED_BY[pos]) for pos in range(TABLEAU_SIZE))
-"""COVER_MASK[pos]: bits of the cards that must be gone before pos can be taken."""
 
 _exposed_cache: dict[int, tuple[int, ...]] = {}
 

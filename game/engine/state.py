@@ -4,7 +4,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .cards import DECK_SIZE, rank
-from .geometry import COVERED_BY, COVERS, FIRST_WASTE, TABLEAU_SIZE
+from .geometry import COVER_MASK, COVERS, FIRST_WASTE, TABLEAU_SIZE
 from .rules import STANDARD, Rules
 
 NOT_ONE_RANK = "that card is not one rank from the waste card"
@@ -45,7 +45,7 @@ class Peaks:
         return bool(self.removed >> pos & 1)
 
     def is_uncovered(self, pos: int) -> bool:
-        return all(self.removed >> below & 1 for below in COVERED_BY[pos])
+        return self.removed & COVER_MASK[pos] == COVER_MASK[pos]
 
     def is_face_up(self, pos: int) -> bool:
         return not self.is_removed(pos) and (self.rules.open_peaks or self.is_uncovered(pos))
@@ -134,7 +134,7 @@ class Game(Peaks):
         if self.is_removed(pos):
             return ALREADY_TAKEN
         if not self.is_uncovered(pos):
-            untouched = not any(self.removed >> below & 1 for below in COVERED_BY[pos])
+            untouched = not self.removed & COVER_MASK[pos]
             if untouched and not self.is_face_up(pos):
                 return STILL_FACE_DOWN
             return STILL_COVERED
