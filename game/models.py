@@ -48,6 +48,9 @@ class Deal(models.Model):
     def for_number(cls, number: int) -> "Deal":
         deck = format_deck(deck_for_number(number))
         deal, _ = cls.objects.get_or_create(deck=deck, defaults={"number": number})
+        if deal.number is None:  # first started by its code: it has a number after all
+            deal.number = number
+            deal.save(update_fields=["number"])
         return deal
 
     @classmethod
@@ -86,7 +89,7 @@ class Game(models.Model):
     hint_count = models.PositiveIntegerField(default=0)
     active_ms = models.BigIntegerField(default=0, help_text="Clock time banked while paused.")
     running_since = models.DateTimeField(null=True, blank=True, help_text="Clock running since.")
-    version = models.PositiveIntegerField(default=0, help_text="Bumped by every change.")
+    version = models.PositiveIntegerField(default=0, help_text="Bumped by every move.")
     logged = models.PositiveIntegerField(
         default=0, help_text="Entries in the action log: the next one gets seq logged + 1."
     )
@@ -143,7 +146,7 @@ class Action(models.Model):
     at = models.DateTimeField(default=timezone.now, db_index=True)
 
     class Meta:
-        ordering = ["game", "seq"]
+        ordering = ["game_id", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="one_action_per_seq"),
         ]

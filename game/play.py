@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from game.engine import state
 from game.engine.cards import card_label
-from game.engine.deck import DeckError
+from game.engine.deck import MAX_DEAL_NUMBER, DeckError
 from game.engine.hint import Hint, hint_for_game
 from game.models import Action, Deal, Game
 
@@ -80,8 +80,10 @@ def deal_from_text(text: str) -> Deal:
     text = text.strip()
     if not text:
         raise DeckError(NO_DEAL)
-    if text.isdigit():
-        return Deal.for_number(int(text))
+    if text.isascii() and text.isdigit():
+        # More digits than any deal number has: let the range check say so.
+        too_long = len(text) > len(str(MAX_DEAL_NUMBER))
+        return Deal.for_number(MAX_DEAL_NUMBER + 1 if too_long else int(text))
     return Deal.for_code(text)
 
 
@@ -197,7 +199,8 @@ def take_up(owner: dict, game_id: int) -> Game:
     with transaction.atomic():
         rows = Game.objects.select_for_update(of=("self",)).select_related("deal")
         # Locked in one order, so two devices swapping tables at once cannot deadlock.
-        mine = rows.filter(Q(pk=game_id) | Q(running_since__isnull=False), **owner)
+        taken_up = Q(pk=game_id, status=Status.PLAYING)  # a finished game stays as it ended
+        mine = rows.filter(taken_up | Q(running_since__isnull=False), **owner)
         locked = {row.pk: row for row in mine.order_by("pk")}
         row = locked.pop(game_id, None)
         if row is None:
@@ -232,19 +235,19 @@ def _random_deal() -> Deal:
     return Deal.for_number(secrets.randbelow(RANDOM_DEALS) + 1)
 
 
-def _owned(owner: dict, game_id: int) -> Game:
-    row = Game.objects.select_related("deal").filter(pk=game_id, **owner).first()
+def _owned(owner: dict, game_id: int, lock: bool = False) -> Game:
+    """One of the player's games (404 for anyone else's), locked for the transaction if asked."""
+    rows = Game.objects.select_related("deal")
+    if lock:
+        rows = rows.select_for_update(of=("self",))
+    row = rows.filter(pk=game_id, **owner).first()
     if row is None:
         raise Http404(NOT_YOURS)
     return row
 
 
 def _lock(owner: dict, game_id: int) -> Game:
-    rows = Game.objects.select_for_update(of=("self",)).select_related("deal")
-    row = rows.filter(pk=game_id, **owner).first()
-    if row is None:
-        raise Http404(NOT_YOURS)
-    return row
+    return _owned(owner, game_id, lock=True)
 
 
 def _stale(owner: dict, row: Game, version: int | None) -> bool:

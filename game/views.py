@@ -29,7 +29,8 @@ def table(request):
         setattr(outcome, name, value)
     outcome.hint = play.last_hint(outcome.row)
     first_visit = not request.session.get(TIPPED)
-    request.session[TIPPED] = True
+    if first_visit:
+        request.session[TIPPED] = True
     extra = {"tip": first_visit, "look": "board" in request.GET}
     return render(request, "game/play.html", display.context(outcome, **extra))
 
@@ -128,7 +129,9 @@ def _fragments(request, outcome, status, extra):
 def _number(text: str | None, name: str) -> int | None:
     if text is None:
         return None
-    if not text.isdigit():
+    # ASCII only (str.isdigit also admits digits like "²", which int() refuses) and short enough
+    # for any version or position.
+    if not (text.isascii() and text.isdigit()) or len(text) > 18:
         raise BadInput(f"{name} must be a whole number, not {text[:20]!r}.")
     return int(text)
 

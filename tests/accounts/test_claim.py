@@ -199,3 +199,17 @@ def test_logging_in_with_no_game_in_the_session_changes_nothing(client, alice):
 
     assert account_game(alice) == theirs
     assert make_user("carol").games.count() == 0
+
+
+def test_a_finished_game_cannot_be_continued(client, alice):
+    game = play_anonymously(client)
+    log_in(client, "alice")
+    act(client, game, "new")
+    game.refresh_from_db()
+    assert game.status == Game.Status.LEFT
+
+    response = client.post(f"/accounts/games/{game.pk}/continue")
+
+    assert response.status_code == 404
+    game.refresh_from_db()
+    assert game.status == Game.Status.LEFT and account_game(alice) != game

@@ -5,6 +5,7 @@ import re
 import pytest
 
 from game import play
+from game.engine.deck import deck_for_number
 from game.models import Action, Game
 from tests.engine.support import CHAIN_DECK
 from tests.site.decks import DEAD_END_DECK, KNOWN_LOSS_DECK, KNOWN_LOSS_ORDER
@@ -40,12 +41,25 @@ def test_the_deal_form_takes_a_deal_number(player):
     assert player.game.deal.number == 42 and "deal 42" in html
 
 
+def test_a_number_names_a_deal_first_started_by_its_code(player):
+    player.start(deck_for_number(42))
+    by_code = player.game.deal
+    assert by_code.number is None
+
+    html = player.post("deal", {"deal": "42"}).content.decode()
+
+    assert player.game.deal.pk == by_code.pk and player.game.deal.number == 42
+    assert "deal 42" in html
+
+
 @pytest.mark.parametrize("htmx", [True, False])
 @pytest.mark.parametrize(
     ("text", "problem"),
     [
         ("", "nothing was typed"),
         ("0", "a deal number is a whole number from 1"),
+        ("9" * 5000, "a deal number is a whole number from 1"),
+        ("\u00b2", "wrong length"),
         ("AC2C", "wrong length"),
         ("XX" + "AC" * 51, "bad card &#x27;XX&#x27; at position 0"),
         ("AC" * 52, "duplicate card AC at position 1"),
@@ -162,7 +176,9 @@ def test_a_move_while_paused_resumes_the_clock(player):
 def test_the_first_run_tip_shows_once_and_goes_on_any_action(player):
     assert "Tip: tap a card" in player.page.content.decode()
 
-    assert "Tip: tap a card" not in player.client.get("/").content.decode()
+    again = player.client.get("/")
+    assert "Tip: tap a card" not in again.content.decode()
+    assert "sessionid" not in again.cookies  # nothing new to remember: the session is not rewritten
     html = player.post("draw").content.decode()
     assert '<p id="tip" class="tip" hidden hx-swap-oob="true"></p>' in html
 

@@ -26,6 +26,8 @@ PAGE_BUDGET = 80 * 1024
         ({"pos": "28"}, "pos must be a tableau position from 0 to 27"),
         ({}, "pos must be a tableau position from 0 to 27"),
         ({"pos": "18", "version": "v1"}, "version must be a whole number"),
+        ({"pos": "\u00b2"}, "pos must be a whole number"),
+        ({"pos": "18", "version": "9" * 5000}, "version must be a whole number"),
     ],
 )
 def test_bad_input_is_a_400_with_a_clear_message(player, data, problem, htmx):
