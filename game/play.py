@@ -185,6 +185,8 @@ def hint(owner: dict, game_id: int, version: int | None) -> Outcome:
 
 def last_hint(row: Game) -> Hint | None:
     """The hint shown with this table, if one was asked for since the last move."""
+    if not row.hint_count:
+        return None
     entry = row.actions.filter(kind=Kind.HINT).order_by("-seq").first()
     if entry is None or entry.detail.get("version") != row.version:
         return None

@@ -28,7 +28,7 @@ UNSOLVABLE = "unsolvable"
 ROLLOUT_POLICY = digging_policy
 DEFAULT_NODES = 60_000
 """Work bound when none is given: moves played in playouts (and solver nodes when every card is
-known). About 40 ms a hint at the median; more samples stopped paying off (bench/README.md)."""
+known); about 40 ms a hint at the median."""
 DEFAULT_BUDGET_MS = 1_000.0
 CLEARED_WEIGHT = 0.1
 """A whole table cleared without a win is worth this fraction of a win."""
