@@ -54,7 +54,7 @@ def choose(request):
 @login_required
 def take_up(request, game_id):
     """Continue one of the player's unfinished games; the table it replaces is set aside."""
-    play.take_up(play.owner_of(request), game_id)
+    play.take_up(play.owner_of(request), game_id, unfinished=True)
     claim.chosen(request)
     return redirect("table")
 

@@ -194,14 +194,15 @@ def last_hint(row: Game) -> Hint | None:
     return Hint(detail["move"], detail["verdict"], detail["reason"])
 
 
-def take_up(owner: dict, game_id: int) -> Game:
-    """Make one of the player's games their table, exactly as it was left. Only the table's clock
+def take_up(owner: dict, game_id: int, *, unfinished: bool = False) -> Game:
+    """Make one of the player's games their table, exactly as it was left (with `unfinished`,
+    only if it is still being played: a finished game stays as it ended). Only the table's clock
     runs: any other game's (the table it replaces, a game claimed at login) is stopped, and an
     unfinished one stays unfinished, to be taken up again later."""
     with transaction.atomic():
         rows = Game.objects.select_for_update(of=("self",)).select_related("deal")
         # Locked in one order, so two devices swapping tables at once cannot deadlock.
-        taken_up = Q(pk=game_id, status=Status.PLAYING)  # a finished game stays as it ended
+        taken_up = Q(pk=game_id, status=Status.PLAYING) if unfinished else Q(pk=game_id)
         mine = rows.filter(taken_up | Q(running_since__isnull=False), **owner)
         locked = {row.pk: row for row in mine.order_by("pk")}
         row = locked.pop(game_id, None)

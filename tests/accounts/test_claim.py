@@ -213,3 +213,18 @@ def test_a_finished_game_cannot_be_continued(client, alice):
     assert response.status_code == 404
     game.refresh_from_db()
     assert game.status == Game.Status.LEFT and account_game(alice) != game
+
+
+def test_logging_in_with_an_untouched_deal_keeps_a_finished_account_game_on_the_table(
+    client, alice
+):
+    finished = play_anonymously(client)
+    log_in(client, "alice")
+    Game.objects.filter(pk=finished.pk).update(status=Game.Status.WON, running_since=None)
+    client.post("/accounts/logout/")
+    client.get("/")  # a fresh deal, never touched
+
+    response = log_in(client, "alice")
+
+    assert response.status_code == 302 and response["Location"] == "/"
+    assert account_game(alice) == finished
