@@ -65,7 +65,8 @@ def owner_of(request) -> dict:
 
 def latest(owner: dict) -> Game | None:
     """The player's current game."""
-    return Game.objects.filter(**owner).order_by("-current_since", "-pk").first()
+    games = Game.objects.filter(**owner).select_related("deal")
+    return games.order_by("-current_since", "-pk").first()
 
 
 def table_of(row: Game) -> state.Game:
@@ -88,16 +89,18 @@ def deal_from_text(text: str) -> Deal:
 
 
 def current(owner: dict, resume: bool = True) -> Outcome:
-    """The player's current game, a new deal if there is none; the clock runs while they look."""
-    with transaction.atomic():
-        row = latest(owner)
-        if row is None:
+    """The player's current game, a new deal if there is none; the clock runs while they look.
+    Only a change takes a transaction: a look at a table whose clock runs writes nothing."""
+    row = latest(owner)
+    if row is None:
+        with transaction.atomic():
             row = _start(owner, _random_deal(), Kind.NEW)
-        elif resume:
+    elif resume and row.running_since is None and row.status == Status.PLAYING:
+        with transaction.atomic():
             row = _lock(owner, row.pk)
             if entries := _resume_clock(row):
                 _save(row, entries)
-        return Outcome(row, table_of(row))
+    return Outcome(row, table_of(row))
 
 
 def move(owner: dict, game_id: int, version: int | None, action: state.Move) -> Outcome:

@@ -3,6 +3,8 @@
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from game import play
 from game.engine.deck import deck_for_number
@@ -146,6 +148,18 @@ def test_a_hint_for_a_table_that_has_moved_on_is_dropped(player):
 
     assert play.STALE in html and "data-hint" not in html
     assert player.game.hint_count == 0
+
+
+def test_looking_at_a_table_whose_clock_runs_writes_nothing(player):
+    with CaptureQueriesContext(connection) as queries:
+        assert player.client.get("/").status_code == 200
+
+    changes = [
+        q["sql"]
+        for q in queries
+        if q["sql"].split()[0] in ("INSERT", "UPDATE", "DELETE") or "FOR UPDATE" in q["sql"]
+    ]
+    assert changes == []  # no write, and no row lock for others to wait on
 
 
 def test_pause_and_resume_stop_and_start_the_clock(player):
