@@ -75,3 +75,4 @@ def test_bad_deck_exits_2_with_one_line():
 def test_bad_options_exit_2_with_one_line():
     assert_one_line_error(run_solve("--nodes", "many", WON_DEAL), "--nodes")
     assert_one_line_error(run_solve("--budget-ms", "0", WON_DEAL), "--budget-ms")
+    assert_one_line_error(run_solve("--budget-ms", "nan", WON_DEAL), "--budget-ms", "positive")

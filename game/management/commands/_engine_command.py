@@ -2,6 +2,7 @@
 lines on stdout (SPEC.md, Commands)."""
 
 import json
+import math
 import sys
 
 from django.core.management.base import BaseCommand, CommandError
@@ -34,12 +35,16 @@ class EngineCommand(BaseCommand):
         parser.add_argument("--nodes", type=int, help="work bound per hint; repeatable results")
         parser.add_argument("--seed", type=int, default=0, help="seed for the sampled deals")
 
-    def hint_options(self, options) -> dict:
-        budget_ms, nodes = options["budget_ms"], options["nodes"]
-        if budget_ms is not None and budget_ms <= 0:
-            raise bad_input("--budget-ms must be positive")
+    def check_budget(self, budget_ms: float | None, nodes: int | None) -> None:
+        # "not budget_ms > 0" also refuses nan, which compares false with everything.
+        if budget_ms is not None and not (budget_ms > 0 and math.isfinite(budget_ms)):
+            raise bad_input("--budget-ms must be a positive number of milliseconds")
         if nodes is not None and nodes < 0:
             raise bad_input("--nodes must not be negative")
+
+    def hint_options(self, options) -> dict:
+        budget_ms, nodes = options["budget_ms"], options["nodes"]
+        self.check_budget(budget_ms, nodes)
         if budget_ms is None and nodes is None:
             budget_ms = DEFAULT_BUDGET_MS
         return {"seed": options["seed"], "max_nodes": nodes, "budget_ms": budget_ms}

@@ -24,10 +24,7 @@ class Command(EngineCommand):
         )
 
     def handle(self, *args, decks, budget_ms, nodes, **options):
-        if budget_ms is not None and budget_ms <= 0:
-            raise bad_input("--budget-ms must be positive")
-        if nodes is not None and nodes < 0:
-            raise bad_input("--nodes must not be negative")
+        self.check_budget(budget_ms, nodes)
         if decks:
             sources = [(f"deck {index}", code) for index, code in enumerate(decks, 1)]
         else:
