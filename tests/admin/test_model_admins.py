@@ -82,3 +82,17 @@ def test_compute_verdict_action_stores_the_solvers_verdict(staff_client, played)
     assert response.status_code == 200
     deal.refresh_from_db()
     assert (deal.verdict, deal.verdict_nodes) == (Deal.Verdict.WINNABLE, solve(deal.cards).nodes)
+
+
+def test_the_verdict_action_solves_a_batch_at_a_time(staff_client, played, monkeypatch):
+    monkeypatch.setattr("game.admin.deals.ACTION_VERDICT_LIMIT", 1)
+    deals = [played["first"].pk, played["second"].pk]
+
+    response = staff_client.post(
+        "/admin/game/deal/",
+        {"action": "compute_verdict", "_selected_action": deals},
+        follow=True,
+    )
+
+    assert "1 more are waiting: run it again." in response.content.decode()
+    assert Deal.objects.filter(pk__in=deals).exclude(verdict="").count() == 1
