@@ -45,7 +45,6 @@ class BarChart:
     width: int = WIDTH
     height: int = HEIGHT
     left: int = LEFT
-    plot_top: int = TOP
     plot_bottom: int = TOP + PLOT_HEIGHT
     plot_right: int = LEFT + PLOT_WIDTH
 

@@ -14,7 +14,6 @@ class LogEntry:
     card: str
     """The card taken, for a take; empty otherwise."""
     at: datetime
-    detail: dict
 
 
 def log_entries(deck: tuple[int, ...], actions: list[Action]) -> list[LogEntry]:
@@ -24,7 +23,6 @@ def log_entries(deck: tuple[int, ...], actions: list[Action]) -> list[LogEntry]:
             kind=action.get_kind_display(),
             card=card_code(deck[action.pos]) if action.pos is not None else "",
             at=action.at,
-            detail=action.detail,
         )
         for action in actions
     ]

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 
 from .cards import DECK_SIZE, card_label, rank
-from .knowledge import PlayerView, known_deck, view_of
+from .knowledge import PlayerView, known_deck, known_ranks, view_of
 from .policy import Fits, Tableau, digging_policy, fits_table, play_out, policy_move
 from .rules import STANDARD
 from .solver import solve
@@ -99,8 +99,8 @@ class _SampledTable:
 def _sampler(view: PlayerView, rng: random.Random, fits: Fits):
     """Yield deals consistent with the view: the unseen cards, in index order, shuffled into the
     unknown places. Neither their real places nor their real order can reach the result."""
-    ranks = [0 if card is None else rank(card) for card in view.tableau]
-    stock = [0 if card is None else rank(card) for card in view.stock]
+    ranks = known_ranks(view.tableau)
+    stock = known_ranks(view.stock)
     hidden_tableau = [
         pos for pos, card in enumerate(view.tableau) if card is None and not view.is_removed(pos)
     ]
@@ -118,9 +118,9 @@ def _sampler(view: PlayerView, rng: random.Random, fits: Fits):
 
 def _best_by_rollouts(view: PlayerView, seed: int, max_nodes: int, deadline: float | None) -> Hint:
     moves = view.legal_moves()
-    fallback = policy_move(view, ROLLOUT_POLICY)
     if len(moves) == 1:
         return Hint(moves[0], None, _forced_reason(view, moves[0]))
+    fallback = policy_move(view, ROLLOUT_POLICY)
 
     fits = fits_table(view.rules)
     # A playout makes at most one move per card standing and per stock card.

@@ -62,6 +62,11 @@ class PlayerView(Peaks):
         return self.legal_takes() + ([DRAW] if self.stock else [])
 
 
+def known_ranks(cards) -> list[int]:
+    """The rank of each card the player knows, 0 where the card is unknown (or gone)."""
+    return [0 if card is None else rank(card) for card in cards]
+
+
 def view_of(game: Game) -> PlayerView:
     """The player's knowledge of a game: reads the deck only through `Game.known_card`."""
     known = [game.known_card(deck_pos) for deck_pos in range(DECK_SIZE)]

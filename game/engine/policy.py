@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from .cards import rank
 from .geometry import COVER_MASK, COVERS, ROW_OF, TABLEAU_SIZE
-from .knowledge import PlayerView
+from .knowledge import PlayerView, known_ranks
 from .rules import NUM_RANKS, Rules
 from .state import ALL_REMOVED, DRAW, Move
 
@@ -116,9 +116,7 @@ def policy_move(view: PlayerView, policy: Policy) -> Move | None:
     """What a policy plays from a player's view; None when the game is over."""
     if view.over:
         return None
-    tableau = Tableau(
-        [0 if card is None else rank(card) for card in view.tableau], fits_table(view.rules)
-    )
+    tableau = Tableau(known_ranks(view.tableau), fits_table(view.rules))
     waste = 0 if view.waste_top is None else rank(view.waste_top)
     exposed = exposed_mask(view.removed)
     candidates = exposed & tableau.fit_masks[waste]
