@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from .cards import DECK_SIZE, rank
 from .geometry import TABLEAU_SIZE
 from .rules import Rules
-from .state import ALL_REMOVED, DRAW, Game, Move, Peaks
+from .state import DRAW, Game, Move, Peaks
 
 
 @dataclass(frozen=True)
@@ -33,10 +33,6 @@ class PlayerView(Peaks):
     @property
     def stock_count(self) -> int:
         return len(self.stock)
-
-    @property
-    def won(self) -> bool:
-        return self.removed == ALL_REMOVED
 
     @property
     def over(self) -> bool:

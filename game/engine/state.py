@@ -41,6 +41,10 @@ class Peaks:
     removed: int
     rules: Rules
 
+    @property
+    def won(self) -> bool:
+        return self.removed == ALL_REMOVED
+
     def is_removed(self, pos: int) -> bool:
         return bool(self.removed >> pos & 1)
 
@@ -109,10 +113,6 @@ class Game(Peaks):
     @property
     def cleared(self) -> int:
         return self.removed.bit_count()
-
-    @property
-    def won(self) -> bool:
-        return self.removed == ALL_REMOVED
 
     @property
     def dead_end(self) -> bool:
