@@ -77,7 +77,7 @@ def statistics(user) -> Statistics:
         best_time_ms=Min("active_ms", filter=Q(status=Status.WON)),
         longest_run=Coalesce(Max("longest_run"), 0),
     )
-    # Games left before leaving recorded a finish time sort by their start.
+    # A finished game with no finish time (one made outside play) sorts by its start.
     finish = Coalesce("finished_at", "started_at")
     results = (
         counted(user)
