@@ -319,13 +319,13 @@ class Player:
         return response
 
     def next_move(self) -> tuple[str, dict]:
-        """A legal move: a card that fits the waste, else a draw, else a new deal."""
+        """A legal move: a card that fits the waste, else a draw; a new deal once the game is over."""
         table = self.table
+        if table.over:
+            return "new", {}
         if table.free:
             return "take", {"pos": table.free[0]}
-        if table.stock:
-            return "draw", {}
-        return "new", {}
+        return "draw", {}
 
 
 def run_threads(count: int, target, *args) -> list:
