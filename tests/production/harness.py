@@ -319,7 +319,7 @@ class Player:
         return response
 
     def next_move(self) -> tuple[str, dict]:
-        """A legal move: a card that fits the waste, else a draw; a new deal once the game is over."""
+        """A legal move: a new deal once the game is over, else a card that fits, else a draw."""
         table = self.table
         if table.over:
             return "new", {}
