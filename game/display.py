@@ -49,16 +49,11 @@ def context(outcome: Outcome, **extra) -> dict:
         if table.is_removed(pos):
             continue
         # A face-down card carries only its place: not even its name can reach the page.
-        card = {
-            "pos": pos,
-            "row": ROW_OF[pos],
-            "column": grid_column(pos),
-            "free": pos in free,
-            "hint": pos == hinted,
-            "code": None,
-        }
+        card = {"pos": pos, "free": pos in free, "hint": pos == hinted, "code": None}
         if table.is_face_up(pos):
             card |= face(table.deck[pos])
+        shade = " red" if card.get("red") else "" if card["code"] else " back"
+        card["classes"] = f"card r{ROW_OF[pos]} x{grid_column(pos)}{shade}"
         cards.append(card)
     elapsed = row.elapsed_ms()
     panel = {Game.Status.WON: "won", Game.Status.DEAD_END: "dead_end"}.get(row.status)

@@ -22,7 +22,9 @@ from django.utils import timezone
 from game.engine import state
 from game.engine.cards import card_label
 from game.engine.deck import MAX_DEAL_NUMBER, DeckError
-from game.engine.hint import Hint, hint_for_game
+from game.engine.hint import Hint
+from game.engine.knowledge import view_of
+from game.hint_search import search
 from game.models import Action, Deal, Game
 
 Status = Game.Status
@@ -171,8 +173,8 @@ def hint(owner: dict, game_id: int, version: int | None) -> Outcome:
     if _stale(row, version):
         return Outcome(row, table, message=STALE)
     asked_at = row.version
-    found = hint_for_game(
-        table, seed=row.pk * 1_000_003 + asked_at, budget_ms=settings.HINT_BUDGET_MS
+    found = search(
+        view_of(table), seed=row.pk * 1_000_003 + asked_at, budget_ms=settings.HINT_BUDGET_MS
     )
     with transaction.atomic():
         row = _lock(owner, game_id)

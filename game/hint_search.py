@@ -1,0 +1,64 @@
+"""Hints are searched in separate processes, at a lower priority than the requests.
+
+A search is pure computation for up to its budget. Run in the request's own process it would hold
+the interpreter lock against every other request that process serves; run beside it, the
+operating system shares the cores, and taps go first. The search processes receive only what the
+player has seen (a `PlayerView`), never the deal.
+"""
+
+import multiprocessing
+import os
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from game.engine.hint import Hint, recommend
+from game.engine.knowledge import PlayerView
+
+PROCESSES = 2
+"""Search processes per app server process."""
+NICENESS = 10
+"""How far below the requests a search runs: it takes what the requests leave of the cores."""
+
+_pool = None
+_pool_lock = threading.Lock()
+
+
+def search(view: PlayerView, **options) -> Hint:
+    """`recommend(view, **options)`, computed in a search process."""
+    try:
+        return _executor().submit(recommend, view, **options).result()
+    except BrokenProcessPool:
+        # A search process died (killed from outside): start afresh and ask once more.
+        _executor(broken=True)
+        return _executor().submit(recommend, view, **options).result()
+
+
+def _executor(broken: bool = False) -> ProcessPoolExecutor:
+    global _pool
+    with _pool_lock:
+        if broken and _pool is not None:
+            _pool.shutdown(wait=False, cancel_futures=True)
+            _pool = None
+        if _pool is None:
+            _pool = ProcessPoolExecutor(
+                PROCESSES,
+                # A fresh interpreter that imports only the engine: no Django, no copied sockets.
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_search_process,
+            )
+        return _pool
+
+
+def _start_search_process() -> None:
+    os.nice(NICENESS)
+    parent = os.getppid()
+
+    def end_with_parent():
+        # A killed app server cannot stop its search processes: they notice and stop themselves.
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(0)
+
+    threading.Thread(target=end_with_parent, daemon=True).start()
