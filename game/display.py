@@ -3,6 +3,11 @@
 Face-down cards carry no card, and the stock is only a count, so neither can leak into a page.
 """
 
+from functools import cache
+
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
 from game.engine.cards import RANK_NAMES, SUIT_SYMBOLS, card_code, card_label, is_red
 from game.engine.geometry import ROW_OF, TABLEAU_SIZE
 from game.engine.state import DRAW
@@ -35,6 +40,27 @@ def face(card: int) -> dict:
     }
 
 
+@cache
+def card_button(pos: int, card: int | None, free: bool, hint: bool) -> SafeString:
+    """A card on the peaks (`card` None when face down), as the button that takes it. Built once
+    per process for each of its few thousand forms: a tap redraws every card standing."""
+    classes = f"card r{ROW_OF[pos]} x{grid_column(pos)}"
+    flags = (" data-free" if free else "") + (" data-hint" if hint else "")
+    if card is None:
+        return format_html(
+            '<button id="c{}" name="pos" value="{}" data-pos="{}" class="{} back"'
+            ' aria-label="face-down card"{}></button>',
+            pos, pos, pos, classes, flags,
+        )  # fmt: skip
+    shown = face(card)
+    return format_html(
+        '<button id="c{}" name="pos" value="{}" data-pos="{}" class="{}{}" data-card="{}"'
+        ' aria-label="{}"{}><b data-g="{}"></b><i data-g="{}"></i></button>',
+        pos, pos, pos, classes, " red" if shown["red"] else "", shown["code"], shown["label"],
+        flags, shown["rank"], shown["suit"],
+    )  # fmt: skip
+
+
 def clock(ms: int) -> str:
     minutes, seconds = divmod(ms // 1000, 60)
     return f"{minutes}:{seconds:02d}"
@@ -44,17 +70,14 @@ def context(outcome: Outcome, **extra) -> dict:
     row, table, hint = outcome.row, outcome.table, outcome.hint
     hinted = hint.move if hint else None
     free = set(table.legal_takes()) if row.status != Game.Status.WON else set()
-    cards = []
-    for pos in range(TABLEAU_SIZE):
-        if table.is_removed(pos):
-            continue
+    cards = [
         # A face-down card carries only its place: not even its name can reach the page.
-        card = {"pos": pos, "free": pos in free, "hint": pos == hinted, "code": None}
-        if table.is_face_up(pos):
-            card |= face(table.deck[pos])
-        shade = " red" if card.get("red") else "" if card["code"] else " back"
-        card["classes"] = f"card r{ROW_OF[pos]} x{grid_column(pos)}{shade}"
-        cards.append(card)
+        card_button(
+            pos, table.deck[pos] if table.is_face_up(pos) else None, pos in free, pos == hinted
+        )
+        for pos in range(TABLEAU_SIZE)
+        if not table.is_removed(pos)
+    ]
     elapsed = row.elapsed_ms()
     panel = {Game.Status.WON: "won", Game.Status.DEAD_END: "dead_end"}.get(row.status)
     return {
