@@ -17,13 +17,15 @@ from .knowledge import PlayerView, known_ranks
 from .rules import NUM_RANKS, Rules
 from .state import ALL_REMOVED, DRAW, Move
 
-Fits = tuple[tuple[bool, ...], ...]
-"""fits[waste_rank][card_rank]: whether the card may be taken onto that waste (rank 0: empty)."""
+RANKS = range(1, NUM_RANKS + 1)
+
+Fits = tuple[tuple[int, ...], ...]
+"""fits[waste_rank]: the card ranks that may be taken onto that waste (rank 0: an empty waste)."""
 
 
 def fits_table(rules: Rules) -> Fits:
     return tuple(
-        tuple(card > 0 and (waste == 0 or rules.fits(waste, card)) for card in range(NUM_RANKS + 1))
+        tuple(card for card in RANKS if waste == 0 or rules.fits(waste, card))
         for waste in range(NUM_RANKS + 1)
     )
 
@@ -37,9 +39,10 @@ class Tableau:
 
     def __init__(self, ranks: Sequence[int], fits: Fits):
         self.ranks = ranks
-        self.fit_masks = tuple(
-            sum(1 << pos for pos, card in enumerate(ranks) if fit[card]) for fit in fits
-        )
+        at_rank = [0] * (NUM_RANKS + 1)  # the positions holding each rank (disjoint masks)
+        for pos, card in enumerate(ranks):
+            at_rank[card] |= 1 << pos
+        self.fit_masks = tuple(sum(map(at_rank.__getitem__, fitting)) for fitting in fits)
 
 
 Policy = Callable[[int, int, int, Tableau], int]
@@ -56,12 +59,18 @@ def exposed_mask(removed: int) -> int:
     )
 
 
+UNCOVERING = tuple(
+    tuple((1 << upper, COVER_MASK[upper]) for upper in COVERS[pos]) for pos in range(TABLEAU_SIZE)
+)
+"""UNCOVERING[pos]: (bit, cover mask) of each card that pos holds down, for the playout loops."""
+
+
 def newly_exposed(pos: int, removed: int) -> int:
     """The positions that taking pos uncovers, given removed already includes pos."""
     mask = 0
-    for upper in COVERS[pos]:
-        if removed & COVER_MASK[upper] == COVER_MASK[upper]:
-            mask |= 1 << upper
+    for bit, cover in UNCOVERING[pos]:
+        if removed & cover == cover:
+            mask |= bit
     return mask
 
 
@@ -80,7 +89,10 @@ def digging_policy(candidates: int, exposed: int, removed: int, tableau: Tableau
     while candidates:
         pos = candidates.bit_length() - 1
         candidates ^= 1 << pos
-        value = ROW_OF[pos] + newly_exposed(pos, removed | 1 << pos).bit_count()
+        taken = removed | 1 << pos
+        value = ROW_OF[pos]
+        for _, cover in UNCOVERING[pos]:
+            value += taken & cover == cover
         if value > best_value:
             best_pos, best_value = pos, value
     return best_pos
