@@ -65,15 +65,6 @@ UNCOVERING = tuple(
 """UNCOVERING[pos]: (bit, cover mask) of each card that pos holds down, for the playout loops."""
 
 
-def newly_exposed(pos: int, removed: int) -> int:
-    """The positions that taking pos uncovers, given removed already includes pos."""
-    mask = 0
-    for bit, cover in UNCOVERING[pos]:
-        if removed & cover == cover:
-            mask |= bit
-    return mask
-
-
 def greedy_policy(candidates: int, exposed: int, removed: int, tableau: Tableau) -> int:
     """The simple player: take a fitting card whenever there is one, the one lowest on the table
     (the highest position); draw only when nothing fits."""
@@ -112,8 +103,12 @@ def play_out(
         candidates = exposed & fit_masks[waste]
         if candidates:
             pos = policy(candidates, exposed, removed, tableau)
-            removed |= 1 << pos
-            exposed = exposed & ~(1 << pos) | newly_exposed(pos, removed)
+            bit = 1 << pos
+            removed |= bit
+            exposed ^= bit
+            for upper, cover in UNCOVERING[pos]:
+                if removed & cover == cover:
+                    exposed |= upper
             waste = ranks[pos]
         elif next_card < len(stock):
             waste = stock[next_card]
