@@ -109,9 +109,9 @@ def move(owner: dict, game_id: int, version: int | None, action: state.Move) -> 
     """Take a card (a position), draw or undo."""
     with transaction.atomic():
         row = _lock(owner, game_id)
-        table = table_of(row)
         if _stale(row, version):
-            return Outcome(row, table, message=STALE)
+            return _answer_stale(owner, row)
+        table = table_of(row)
         if row.status == Status.WON:
             return Outcome(row, table, message=DEAL_WON)
         run_before = table.run
@@ -145,7 +145,7 @@ def leave(owner: dict, game_id: int, version: int | None, deal: Deal | None, kin
     with transaction.atomic():
         row = _lock(owner, game_id)
         if _stale(row, version):
-            return Outcome(row, table_of(row), message=STALE)
+            return _answer_stale(owner, row)
         if row.status == Status.PLAYING:
             _stop_clock(row)
             row.status = Status.LEFT
@@ -169,9 +169,9 @@ def hint(owner: dict, game_id: int, version: int | None) -> Outcome:
     """The Hint for the table as it stands. The search runs without holding the row, so taps go
     on meanwhile; if one lands first, this hint is stale and is neither logged nor shown."""
     row = _owned(owner, game_id)
-    table = table_of(row)
     if _stale(row, version):
-        return Outcome(row, table, message=STALE)
+        return _answer_stale(owner, row)
+    table = table_of(row)
     asked_at = row.version
     found = search(
         view_of(table), seed=row.pk * 1_000_003 + asked_at, budget_ms=settings.HINT_BUDGET_MS
@@ -179,7 +179,7 @@ def hint(owner: dict, game_id: int, version: int | None) -> Outcome:
     with transaction.atomic():
         row = _lock(owner, game_id)
         if _stale(row, asked_at):
-            return Outcome(row, table_of(row), message=STALE)
+            return _answer_stale(owner, row)
         entries = _resume_clock(row)
         detail = {"move": found.move, "verdict": found.verdict, "reason": found.reason}
         entries.append((Kind.HINT, {**detail, "version": row.version}))
@@ -284,6 +284,14 @@ def _lock(owner: dict, game_id: int) -> Game:
 def _stale(row: Game, version: int | None) -> bool:
     """A request for a game the player has moved on from, or for an older table."""
     return row.moved_on or (version is not None and version != row.version)
+
+
+def _answer_stale(owner: dict, row: Game) -> Outcome:
+    """What a stale request gets: the player's table as it stands, which is another game's if
+    they have moved on from this one."""
+    if row.moved_on:
+        row = latest(owner)
+    return Outcome(row, table_of(row), message=STALE)
 
 
 def _start(owner: dict, deal: Deal, kind, left: int | None = None) -> Game:

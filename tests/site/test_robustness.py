@@ -85,6 +85,20 @@ def test_a_stale_version_gets_the_current_table_back(player):
     assert player.game.moves == [18]
 
 
+def test_a_tap_on_a_game_left_in_another_tab_shows_the_players_current_table(player):
+    left = player.game
+    player.post("new", game=left)
+    current = player.game
+
+    response = player.post("draw", game=left)
+
+    html = response.content.decode()
+    assert play.STALE in html
+    assert f'data-table="{current.pk}:{current.version}"' in html
+    left.refresh_from_db()
+    assert left.moves == [] and left.status == Game.Status.LEFT
+
+
 def test_a_double_submitted_new_deal_deals_once(player):
     old = player.game
     player.post("new", game=old)
