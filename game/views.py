@@ -37,33 +37,37 @@ def table(request):
 
 @require_POST
 def take(request, game_id):
-    return _act(request, lambda owner, version: play.move(owner, game_id, version, _pos(request)))
+    return _act(
+        request, game_id, lambda owner, version: play.move(owner, game_id, version, _pos(request))
+    )
 
 
 @require_POST
 def draw(request, game_id):
-    return _act(request, lambda owner, version: play.move(owner, game_id, version, DRAW))
+    return _act(request, game_id, lambda owner, version: play.move(owner, game_id, version, DRAW))
 
 
 @require_POST
 def undo(request, game_id):
-    return _act(request, lambda owner, version: play.move(owner, game_id, version, UNDO))
+    return _act(request, game_id, lambda owner, version: play.move(owner, game_id, version, UNDO))
 
 
 @require_POST
 def hint(request, game_id):
-    return _act(request, lambda owner, version: play.hint(owner, game_id, version))
+    return _act(request, game_id, lambda owner, version: play.hint(owner, game_id, version))
 
 
 @require_POST
 def new(request, game_id):
-    return _act(request, lambda owner, version: play.new_deal(owner, game_id, version))
+    return _act(request, game_id, lambda owner, version: play.new_deal(owner, game_id, version))
 
 
 @require_POST
 def replay(request, game_id):
     kind = Action.Kind.REPLAY
-    return _act(request, lambda owner, version: play.leave(owner, game_id, version, None, kind))
+    return _act(
+        request, game_id, lambda owner, version: play.leave(owner, game_id, version, None, kind)
+    )
 
 
 @require_POST
@@ -78,7 +82,7 @@ def choose(request, game_id):
             raise BadInput(f"That deal cannot be started: {error}.") from None
         return play.leave(owner, game_id, version, deal, Action.Kind.NEW)
 
-    return _act(request, start, deal_text=text)
+    return _act(request, game_id, start, deal_text=text)
 
 
 @require_POST
@@ -93,7 +97,7 @@ def resume(request, game_id):
     return HttpResponse(status=204)
 
 
-def _act(request, act, **extra):
+def _act(request, game_id, act, **extra):
     """Run one action on the requester's game and answer it; bad input changes nothing."""
     owner = play.owner_of(request)
     try:
@@ -105,7 +109,10 @@ def _act(request, act, **extra):
     if not request.htmx:
         request.session[FLASH] = {name: getattr(outcome, name) for name in FLASHED}
         return redirect("table")
-    return _fragments(request, outcome, 200, extra)
+    # The controls change only with the game (their links) or to show a typed deal again; the
+    # script keeps their version fields in step with the table (see tripeaks.js).
+    controls = outcome.row.pk != game_id or bool(extra)
+    return _fragments(request, outcome, 200, extra, controls)
 
 
 def _refuse(request, owner, status, message, extra):
@@ -113,14 +120,13 @@ def _refuse(request, owner, status, message, extra):
     outcome = play.current(owner, resume=False)
     outcome.message = message
     if request.htmx:
-        return _fragments(request, outcome, status, extra)
+        return _fragments(request, outcome, status, extra, controls=True)
     return render(request, "game/play.html", display.context(outcome, **extra), status=status)
 
 
-def _fragments(request, outcome, status, extra):
-    response = render(
-        request, "game/play.html#update", display.context(outcome, **extra), status=status
-    )
+def _fragments(request, outcome, status, extra, controls):
+    context = display.context(outcome, controls=controls, **extra)
+    response = render(request, "game/play.html#update", context, status=status)
     # The script drops a hint that answers for a table that has changed since it was asked.
     response["X-Table"] = f"{outcome.row.pk}:{outcome.row.version}"
     return response

@@ -41,6 +41,16 @@
       (a, b) => a.getBoundingClientRect().left - b.getBoundingClientRect().left,
     );
 
+  // The controls are not redrawn after every tap, so their version fields fall behind the
+  // table's: every request speaks for the table on screen.
+  document.addEventListener("htmx:configRequest", (event) => {
+    const table = $("#table");
+    const parameters = event.detail.parameters;
+    if (table && parameters.version !== undefined) {
+      parameters.version = table.dataset.table.split(":")[1];
+    }
+  });
+
   let focusKey = null;
   document.addEventListener("htmx:beforeSwap", (event) => {
     const detail = event.detail;
