@@ -130,7 +130,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 if REDIS_URL := os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "tripeaks_site.cache.RedisCache",
             "LOCATION": REDIS_URL,
         }
     }
