@@ -74,7 +74,7 @@ class Game(models.Model):
         related_name="games",
     )  # fmt: skip
     session_key = models.CharField(
-        max_length=40, blank=True, db_index=True, help_text="Owner while playing anonymously."
+        max_length=40, blank=True, help_text="Owner while playing anonymously."
     )
     deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="games")
     status = models.CharField(
@@ -106,6 +106,8 @@ class Game(models.Model):
         indexes = [
             models.Index(fields=["owner", "status"]),
             models.Index(fields=["owner", "-current_since"]),
+            # An anonymous player's games: every tap asks whether one is newer than its own.
+            models.Index(fields=["session_key", "-current_since"]),
             # Covering indexes for the staff statistics (game.stats): per deal and per day.
             models.Index(fields=["deal", "status"]),
             models.Index(fields=["started_at", "status"]),

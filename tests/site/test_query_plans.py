@@ -1,0 +1,58 @@
+"""Every tap starts with one query for the game. On PostgreSQL, among many other players' games,
+indexes serve each part of it, so a tap costs the same with a thousand games or a hundred
+million."""
+
+import pytest
+from django.db import connection
+
+from game import play
+from game.models import Deal
+
+pytestmark = [
+    pytest.mark.skipif(
+        connection.vendor != "postgresql", reason="query plans are PostgreSQL's (its own CI pass)"
+    ),
+    pytest.mark.django_db,
+]
+
+OTHER_GAMES = 20_000
+
+
+@pytest.fixture
+def crowded():
+    """Many games of other players, most of them anonymous, with the planner's statistics."""
+    deal = Deal.for_number(1)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO game_game (owner_id, session_key, deal_id, status, moves, seen, cleared,"
+            " longest_run, move_count, undo_count, hint_count, active_ms, version, logged,"
+            " started_at, current_since, updated_at)"
+            " SELECT NULL, md5(i::text), %s, 'playing', '[]', '[]', 0, 0, 0, 0, 0, 0, 0, 0,"
+            " now(), now() - i * interval '1 second', now()"
+            " FROM generate_series(1, %s) AS i",
+            [deal.pk, OTHER_GAMES],
+        )
+        cursor.execute("ANALYZE game_game")
+
+
+def plan_of_the_tap_query(owner, game):
+    newer_is_theirs, key = play._theirs("newer", owner)
+    game_is_theirs, _ = play._theirs("game", owner)
+    sql = play.GAME_SQL.format(newer_is_theirs=newer_is_theirs, game_is_theirs=game_is_theirs)
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN {sql} FOR UPDATE OF game", [key, game.pk, key])
+        return "\n".join(row[0] for row in cursor.fetchall())
+
+
+def test_an_anonymous_players_tap_query_reads_no_whole_table(crowded):
+    owner = {"owner": None, "session_key": "k" * 32}
+    game = play.current(owner).row
+
+    assert "Seq Scan" not in plan_of_the_tap_query(owner, game)
+
+
+def test_an_account_holders_tap_query_reads_no_whole_table(crowded, django_user_model):
+    owner = {"owner": django_user_model.objects.create_user("alice", password="x")}
+    game = play.current(owner).row
+
+    assert "Seq Scan" not in plan_of_the_tap_query(owner, game)
