@@ -109,8 +109,10 @@ def _act(request, game_id, act, **extra):
     if not request.htmx:
         request.session[FLASH] = {name: getattr(outcome, name) for name in FLASHED}
         return redirect("table")
-    # The controls change only with the game (their links) or to show a typed deal again; the
-    # script keeps their version fields in step with the table (see tripeaks.js).
+    # A typed deal goes back into its field only when it was not dealt. The controls change
+    # only with the game (their links) or to show that text; the script keeps their version
+    # fields in step with the table (see tripeaks.js).
+    extra = extra if outcome.message else {}
     controls = outcome.row.pk != game_id or bool(extra)
     return _fragments(request, outcome, 200, extra, controls)
 

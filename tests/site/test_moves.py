@@ -2,6 +2,7 @@
 
 import pytest
 
+from game import play
 from game.engine.deck import format_deck
 from game.engine.state import (
     ALREADY_TAKEN,
@@ -68,6 +69,16 @@ def test_a_new_deal_redraws_the_controls_for_the_new_game(player):
     assert game != left
     assert 'id="controls" hx-swap-oob="true"' in html
     assert f'hx-post="/game/{game.pk}/undo"' in html and f"/game/{left.pk}/" not in html
+
+
+def test_a_dealt_deal_number_leaves_the_field_empty_and_a_stale_one_keeps_it(player):
+    game = player.game
+
+    stale = player.post("deal", {"deal": "77", "version": game.version + 1}).content.decode()
+    dealt = player.post("deal", {"deal": "77"}).content.decode()
+
+    assert play.STALE in stale and 'name="deal" value="77"' in stale
+    assert player.game.deal.number == 77 and 'name="deal" value=""' in dealt
 
 
 def test_a_plain_take_redirects_to_the_page(player):
