@@ -8,33 +8,23 @@ from functools import cache
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from game.engine.cards import RANK_NAMES, SUIT_SYMBOLS, card_code, card_label, is_red
-from game.engine.geometry import ROW_OF, TABLEAU_SIZE
+from game.engine.cards import SUIT_SYMBOLS, card_code, card_label, is_red, rank_symbol
+from game.engine.geometry import ACROSS, ROW_OF, TABLEAU_SIZE
 from game.engine.state import DRAW
 from game.models import Game
 from game.play import Outcome
 
 
 def grid_column(pos: int) -> int:
-    """The first of the two half-card grid columns a card spans (20 columns, 1-based): each card
-    sits centred over the two cards that cover it."""
-    row = ROW_OF[pos]
-    if row == 3:
-        return 2 * (pos - 18) + 1
-    if row == 2:
-        return 2 * (pos - 9) + 2
-    if row == 1:
-        peak, j = divmod(pos - 3, 2)
-        return 6 * peak + 2 * j + 3
-    return 6 * pos + 4
+    """The first of the two half-card grid columns a card spans (20 columns, 1-based)."""
+    return int(2 * ACROSS[pos]) + 1
 
 
 def face(card: int) -> dict:
-    rank = RANK_NAMES[card % 13]
     return {
         "code": card_code(card),
         "label": card_label(card),
-        "rank": rank[0].upper() if len(rank) > 2 else rank,
+        "rank": rank_symbol(card),
         "suit": SUIT_SYMBOLS[card // 13],
         "red": is_red(card),
     }

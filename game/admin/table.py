@@ -1,14 +1,14 @@
 """A game's table at any entry of its log, drawn for staff: every card shown, face-down ones too.
 
 The log is the truth (STYLE.md): the table at entry k is the deal replayed through the takes,
-draws and undos logged up to k. Positions are laid out from the covering table, so the picture
-follows the geometry rather than a hand-made list of coordinates.
+draws and undos logged up to k. Positions are laid out from the covering table (`ACROSS`), so the
+picture follows the geometry rather than a hand-made list of coordinates.
 """
 
 from dataclasses import dataclass
 
-from game.engine.cards import SUIT_SYMBOLS, card_code, card_label, is_red, suit
-from game.engine.geometry import BASE_ROW, COVERED_BY, ROW_OF, TABLEAU_SIZE
+from game.engine.cards import SUIT_SYMBOLS, card_code, card_label, is_red, rank_symbol, suit
+from game.engine.geometry import ACROSS, ROW_OF, TABLEAU_SIZE
 from game.engine.state import DRAW, UNDO, Game
 from game.models import Action
 
@@ -65,20 +65,6 @@ class TablePicture:
     waste_label_x: float = MARGIN + 4 * STEP - 6
 
 
-def _x_of_positions() -> tuple[float, ...]:
-    """Base-row cards sit side by side; every other card midway over the two that cover it."""
-    xs = [0.0] * TABLEAU_SIZE
-    for index, pos in enumerate(BASE_ROW):
-        xs[pos] = MARGIN + index * STEP
-    for pos in reversed(range(BASE_ROW.start)):
-        left, right = COVERED_BY[pos]
-        xs[pos] = (xs[left] + xs[right]) / 2
-    return tuple(xs)
-
-
-X_OF_POSITION = _x_of_positions()
-
-
 def replayed_move(action: Action):
     """What a log entry does to the table: a position, "draw", "undo", or None for entries that
     leave it as it is (hints, pauses...)."""
@@ -99,7 +85,7 @@ def picture_of(game: Game) -> TablePicture:
     cards = [
         _card(
             game.deck[pos],
-            X_OF_POSITION[pos],
+            MARGIN + ACROSS[pos] * STEP,
             MARGIN + ROW_OF[pos] * ROW_DROP,
             _state_of(game, pos),
             pos,
@@ -137,7 +123,7 @@ def _card(card: int, x: float, y: float, state: str, pos: int | None = None) -> 
     return CardPicture(
         x=x,
         y=y,
-        face=card_code(card)[0].replace("T", "10") + SUIT_SYMBOLS[suit(card)],
+        face=rank_symbol(card) + SUIT_SYMBOLS[suit(card)],
         code=card_code(card),
         label=card_label(card),
         red=is_red(card),

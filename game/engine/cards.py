@@ -33,6 +33,11 @@ def card_from_code(code: str) -> int:
     return s * 13 + r
 
 
+def rank_symbol(card: int) -> str:
+    """What a card face shows of its rank: A, 2 ... 10, J, Q, K."""
+    return RANK_CHARS[card % 13].replace("T", "10")
+
+
 def card_label(card: int) -> str:
     """What a screen reader says: '7 of hearts'."""
     return f"{RANK_NAMES[card % 13]} of {SUIT_NAMES[card // 13]}"

@@ -36,6 +36,21 @@ COVERS = tuple(
 ROW_OF = tuple(next(i for i, row in enumerate(ROWS) if pos in row) for pos in range(TABLEAU_SIZE))
 
 
+def _across() -> tuple[float, ...]:
+    across = [0.0] * TABLEAU_SIZE
+    for index, pos in enumerate(BASE_ROW):
+        across[pos] = index
+    for pos in reversed(range(BASE_ROW.start)):
+        left, right = COVERED_BY[pos]
+        across[pos] = (across[left] + across[right]) / 2
+    return tuple(across)
+
+
+ACROSS = _across()
+"""ACROSS[pos]: how far across the table a card sits, in card widths from the first base-row card:
+base-row cards side by side, every other card midway over the two that cover it."""
+
+
 def _peaks_of(pos: int) -> tuple[int, ...]:
     """The peaks a position belongs to: the summits it lies under (base-row cards may share two)."""
     if pos < 3:

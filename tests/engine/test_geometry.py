@@ -1,4 +1,4 @@
-from game.engine.geometry import BASE_ROW, COVERED_BY, COVERS, PEAKS_OF, ROW_OF, ROWS
+from game.engine.geometry import ACROSS, BASE_ROW, COVERED_BY, COVERS, PEAKS_OF, ROW_OF, ROWS
 
 # SPEC.md's covering, written out cell by cell rather than by the formula under test.
 SPEC_COVERED_BY = {
@@ -32,3 +32,9 @@ def test_peaks_share_the_base_row():
     assert PEAKS_OF[21] == (0, 1)
     assert PEAKS_OF[24] == (1, 2)
     assert PEAKS_OF[18] == (0,) and PEAKS_OF[27] == (2,)
+
+
+def test_each_summit_sits_centred_over_its_peak():
+    assert [ACROSS[pos] for pos in BASE_ROW] == list(range(10))
+    assert ACROSS[:3] == (1.5, 4.5, 7.5)
+    assert ACROSS[3:9] == (1.0, 2.0, 4.0, 5.0, 7.0, 8.0)
