@@ -35,10 +35,6 @@ class PlayerView(Peaks):
         return len(self.stock)
 
     @property
-    def over(self) -> bool:
-        return self.won or (not self.stock and not self.legal_takes())
-
-    @property
     def fully_known(self) -> bool:
         """No face-down card and no stock card the player has not seen."""
         return not self.unseen

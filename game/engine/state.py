@@ -36,7 +36,8 @@ class _Played:
 
 class Peaks:
     """What a table shows of its peak cards, from the bits of the cards taken (`removed`) and the
-    rules: shared by the game and by a player's view of it."""
+    rules: shared by the game and by a player's view of it, each of which says how many cards
+    are left in the stock (`stock_count`) and which cards may be taken (`legal_takes`)."""
 
     removed: int
     rules: Rules
@@ -44,6 +45,14 @@ class Peaks:
     @property
     def won(self) -> bool:
         return self.removed == ALL_REMOVED
+
+    @property
+    def dead_end(self) -> bool:
+        return not self.won and self.stock_count == 0 and not self.legal_takes()
+
+    @property
+    def over(self) -> bool:
+        return self.won or self.dead_end
 
     def is_removed(self, pos: int) -> bool:
         return bool(self.removed >> pos & 1)
@@ -113,14 +122,6 @@ class Game(Peaks):
     @property
     def cleared(self) -> int:
         return self.removed.bit_count()
-
-    @property
-    def dead_end(self) -> bool:
-        return not self.won and self.stock_count == 0 and not self.legal_takes()
-
-    @property
-    def over(self) -> bool:
-        return self.won or self.dead_end
 
     @property
     def moves(self) -> list[Move]:
