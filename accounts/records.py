@@ -21,7 +21,6 @@ from game.display import clock
 from game.models import Game
 
 Status = Game.Status
-FINISHED = [Status.WON, Status.DEAD_END, Status.LEFT]
 RESULTS = {
     Status.WON: "Won",
     Status.DEAD_END: "Dead end",
@@ -72,7 +71,7 @@ def counted(user):
 
 def statistics(user) -> Statistics:
     figures = counted(user).aggregate(
-        played=Count("pk", filter=Q(status__in=FINISHED)),
+        played=Count("pk", filter=Q(status__in=Game.PLAYED)),
         won=Count("pk", filter=Q(status=Status.WON)),
         best_time_ms=Min("active_ms", filter=Q(status=Status.WON)),
         longest_run=Coalesce(Max("longest_run"), 0),
@@ -81,7 +80,7 @@ def statistics(user) -> Statistics:
     finish = Coalesce("finished_at", "started_at")
     results = (
         counted(user)
-        .filter(status__in=FINISHED)
+        .filter(status__in=Game.PLAYED)
         .order_by(finish, "pk")
         .values_list("status", flat=True)
     )

@@ -68,6 +68,7 @@ class Game(models.Model):
         WON = "won"
         DEAD_END = "dead_end", "dead end"
         LEFT = "left", "left unfinished"
+        SKIPPED = "skipped", "left untouched"
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
@@ -116,6 +117,14 @@ class Game(models.Model):
 
     def __str__(self):
         return f"Game {self.pk} of deal {self.deal}"
+
+    PLAYED = (Status.WON, Status.DEAD_END, Status.LEFT)
+    """The statuses of a played game: finished after a card was taken or drawn. A deal left
+    untouched (skipped) and a game still in progress are not played."""
+
+    def left_status(self) -> str:
+        """What leaving this game in progress makes it: left once a card was taken or drawn."""
+        return self.Status.LEFT if self.move_count else self.Status.SKIPPED
 
     def elapsed_ms(self, now=None) -> int:
         """Active time: what is banked plus the stretch the clock has been running."""

@@ -148,7 +148,7 @@ def leave(owner: dict, game_id: int, version: int | None, deal: Deal | None, kin
             return _answer_stale(owner, row)
         if row.status == Status.PLAYING:
             _stop_clock(row)
-            row.status = Status.LEFT
+            row.status = row.left_status()
             row.finished_at = timezone.now()
             row.save()
         fresh = _start(owner, deal or row.deal, kind, left=row.pk)

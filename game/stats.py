@@ -2,6 +2,9 @@
 
 Every figure is one aggregate query (COUNT, AVG, GROUP BY): the games table grows without bound,
 so nothing here loads game rows into Python except the few a table lists.
+
+The figures count played games (`Game.PLAYED`), as a player's own record does: finished after a
+card was taken or drawn. A deal dealt and left untouched and a game in progress are not counted.
 """
 
 from dataclasses import dataclass
@@ -15,6 +18,7 @@ from .engine.geometry import TABLEAU_SIZE
 from .models import Deal, Game
 
 WON = Q(status=Game.Status.WON)
+PLAYED = Q(status__in=Game.PLAYED)
 CHART_DAYS = 90
 HARDEST_MIN_PLAYS = 10
 """A deal counts as played often from this many games on; fewer say little about its difficulty."""
@@ -59,10 +63,14 @@ class Day:
     won: int
 
 
+def played_games() -> QuerySet[Game]:
+    return Game.objects.filter(PLAYED)
+
+
 def overview() -> Overview:
     hinted = Q(hint_count__gt=0)
     undone = Q(undo_count__gt=0)
-    figures = Game.objects.aggregate(
+    figures = played_games().aggregate(
         played=Count("id"),
         won=Count("id", filter=WON),
         avg_ms=Avg("active_ms"),
@@ -91,17 +99,19 @@ class TruncDay(TruncDate):
 
 
 def daily(days: int = CHART_DAYS) -> list[Day]:
-    """Games started and won per day over the last `days` days with games, gaps filled with 0.
+    """Games played and won per day they started, over the last `days` days with games, gaps
+    filled with 0.
 
     The window ends on the latest day with a game rather than today, so a quiet spell does not
     leave the chart empty."""
-    latest = Game.objects.aggregate(latest=Max("started_at"))["latest"]
+    latest = played_games().aggregate(latest=Max("started_at"))["latest"]
     if latest is None:
         return []
     first = timezone.localdate(latest) - timedelta(days=days - 1)
     since = datetime.combine(first, time.min, tzinfo=timezone.get_current_timezone())
     rows = (
-        Game.objects.filter(started_at__gte=since)
+        played_games()
+        .filter(started_at__gte=since)
         .annotate(day=TruncDay("started_at"))
         .values("day")
         .annotate(played=Count("id"), won=Count("id", filter=WON))
@@ -118,7 +128,7 @@ def daily(days: int = CHART_DAYS) -> list[Day]:
 def cleared_histogram() -> list[int]:
     """Number of games by cards cleared: index n holds the games that ended with n cleared."""
     counts = [0] * (TABLEAU_SIZE + 1)
-    for row in Game.objects.values("cleared").annotate(games=Count("id")).order_by():
+    for row in played_games().values("cleared").annotate(games=Count("id")).order_by():
         counts[row["cleared"]] = row["games"]
     return counts
 
@@ -132,7 +142,7 @@ def longest_runs(limit: int = 10) -> QuerySet[Game]:
 def with_play_counts(deals: QuerySet[Deal]) -> QuerySet[Deal]:
     """Annotate each deal with plays, wins and win_rate (None for a deal nobody has played)."""
     return deals.annotate(
-        plays=Count("games"),
+        plays=Count("games", filter=Q(games__status__in=Game.PLAYED)),
         wins=Count("games", filter=Q(games__status=Game.Status.WON)),
     ).annotate(win_rate=Cast(F("wins"), FloatField()) / NullIf(F("plays"), 0))
 
@@ -140,7 +150,8 @@ def with_play_counts(deals: QuerySet[Deal]) -> QuerySet[Deal]:
 def _per_deal(min_plays: int) -> QuerySet:
     """Plays, wins and win_rate per deal, grouped over the games table alone (no join)."""
     return (
-        Game.objects.values("deal")
+        played_games()
+        .values("deal")
         .annotate(plays=Count("id"), wins=Count("id", filter=WON))
         .filter(plays__gte=min_plays)
         .annotate(win_rate=Cast(F("wins"), FloatField()) / F("plays"))

@@ -21,7 +21,8 @@ def staff_client(client, db):
 
 @pytest.fixture
 def played(db):
-    """Four games of two deals, with figures picked so every average is easy to work out."""
+    """Four played games of two deals, with figures picked so every average is easy to work out,
+    and two that are not played: a deal left untouched and a game in progress."""
     alice = get_user_model().objects.create_user("alice")
     first, second = Deal.for_number(1), Deal.for_number(2)
     rows = [
@@ -29,7 +30,9 @@ def played(db):
         (first, Game.Status.WON, 28, 12, 40, 120_000, 2, 0, 1),
         (first, Game.Status.DEAD_END, 20, 5, 45, 60_000, 0, 3, 1),
         (second, Game.Status.DEAD_END, 10, 3, 30, 31_000, 1, 1, 3),
-        (second, Game.Status.LEFT, 0, 0, 0, 0, 0, 0, 3),
+        (second, Game.Status.LEFT, 0, 0, 5, 9_000, 0, 0, 3),
+        (second, Game.Status.SKIPPED, 0, 0, 0, 0, 0, 0, 3),
+        (first, Game.Status.PLAYING, 6, 6, 8, 20_000, 1, 1, 1),
     ]
     games = [
         Game.objects.create(

@@ -40,9 +40,10 @@ def test_games_are_searched_by_deal_number_deck_code_or_player(staff_client, pla
         html = staff_client.get(changelist, {"q": term}).content.decode()
         return int(re.search(r"(\d+) results?", html).group(1))
 
-    assert found("1") == 2
-    assert found("alice") == 2
-    assert found(played["second"].deck[:12].lower()) == 2
+    # Every game is listed, played or not.
+    assert found("1") == 3
+    assert found("alice") == 3
+    assert found(played["second"].deck[:12].lower()) == 3
     assert found("nobody") == 0
 
 
@@ -52,7 +53,10 @@ def test_games_are_filtered_by_status_and_date(staff_client, played):
 
     day = {"started_at__year": 2026, "started_at__month": 3, "started_at__day": 3}
     html = staff_client.get("/admin/game/game/", day).content.decode()
-    assert "2 results" in html
+    assert "3 results" in html
+
+    html = staff_client.get("/admin/game/game/", {"status__exact": "skipped"}).content.decode()
+    assert "1 result" in html and "left untouched" in html
 
 
 def test_the_log_is_read_only(staff_client, logged_game):
@@ -68,6 +72,9 @@ def test_deals_are_searched_by_number(staff_client, played):
     html = staff_client.get("/admin/game/deal/", {"q": "2"}).content.decode()
 
     assert "1 result" in html
+    # Deal 2 has three games, of which two were played (the third was left untouched).
+    played_link = re.search(r'<td class="field-games_played"><a [^>]*>(\d+)</a>', html)
+    assert played_link[1] == "2"
 
 
 def test_compute_verdict_action_stores_the_solvers_verdict(staff_client, played):

@@ -33,12 +33,14 @@ def page(client, query=""):
 def test_overall_figures_match_the_hand_built_games(staff_client, played, solver_calls):
     html = page(staff_client)
 
+    # Six games, of which the untouched deal and the game in progress are not played.
+    assert len(played["games"]) == 6
     assert text_of(html, "data-played") == "4"
     assert text_of(html, "data-won") == "1"
     assert text_of(html, "data-win-rate") == "25%"
-    # (120 + 60 + 31 + 0) s / 4 = 52.75 s; the won game alone took 2 minutes.
-    assert text_of(html, "data-avg-time") == "0:53 won games 2:00"
-    assert text_of(html, "data-avg-moves") == "28.8 won games 40.0"
+    # (120 + 60 + 31 + 9) s / 4 = 55 s; the won game alone took 2 minutes.
+    assert text_of(html, "data-avg-time") == "0:55 won games 2:00"
+    assert text_of(html, "data-avg-moves") == "30.0 won games 40.0"
     assert text_of(html, "data-hinted") == "2 3 hints in all"
     assert text_of(html, "data-undone") == "2 4 undos in all"
 
@@ -60,6 +62,7 @@ def test_games_per_day_and_cards_cleared(staff_client, played, solver_calls):
     assert "Mar 3: 2 played, 0 won" in html  # the bar's title
     for cleared in (0, 10, 20, 28):
         assert text_of(html, f'data-cleared="{cleared}"') == f"{cleared} 1"
+    assert 'data-cleared="6"' not in html  # only the game in progress cleared 6
     assert html.count('<svg class="tp-chart"') == 2
 
 

@@ -20,9 +20,20 @@ def test_new_deal_leaves_the_old_game_and_deals_a_numbered_one(player):
 
     old.refresh_from_db()
     new = player.game
-    assert old.status == Game.Status.LEFT and new.pk != old.pk and new.deal.number
+    assert old.status == Game.Status.SKIPPED and new.pk != old.pk and new.deal.number
     assert f"deal {new.deal.number}" in html and "Cleared 0/28" in html
     assert new.actions.get().kind == "new"
+
+
+def test_a_deal_left_after_a_move_is_left_unfinished_and_played(player):
+    old = player.game
+    player.post("draw")
+
+    player.post("new")
+
+    old.refresh_from_db()
+    assert old.status == Game.Status.LEFT and old.status in Game.PLAYED
+    assert old.finished_at is not None and old.running_since is None
 
 
 def test_replay_deals_the_same_deal_again(player):

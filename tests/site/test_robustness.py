@@ -96,7 +96,7 @@ def test_a_tap_on_a_game_left_in_another_tab_shows_the_players_current_table(pla
     assert play.STALE in html
     assert f'data-table="{current.pk}:{current.version}"' in html
     left.refresh_from_db()
-    assert left.moves == [] and left.status == Game.Status.LEFT
+    assert left.moves == [] and left.status == Game.Status.SKIPPED
 
 
 def test_a_double_submitted_new_deal_deals_once(player):

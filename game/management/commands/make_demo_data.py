@@ -150,6 +150,8 @@ class _GameMaker:
         if not won:
             game.longest_run = min(game.cleared, round(rng.triangular(1, 12, 4)))
         game.move_count = game.cleared + draws + game.undo_count
+        if game.status == Game.Status.LEFT:
+            game.status = game.left_status()
         game.active_ms = int(rng.lognormvariate(log(2500 * max(game.move_count, 4)), 0.45))
         self._finish(game)
 
@@ -174,19 +176,19 @@ class _GameMaker:
             else:
                 table.draw()
                 entries.append((Action.Kind.DRAW, None))
-        game.status = (
-            Game.Status.WON
-            if table.won
-            else Game.Status.DEAD_END
-            if table.dead_end
-            else Game.Status.LEFT
-        )
         game.cleared, game.longest_run = table.cleared, table.longest_run
         game.moves, game.seen = table.moves, sorted(table.seen)
         kinds = [kind for kind, _ in entries]
         game.undo_count = kinds.count(Action.Kind.UNDO)
         game.hint_count = kinds.count(Action.Kind.HINT)
         game.move_count = kinds.count(Action.Kind.TAKE) + kinds.count(Action.Kind.DRAW)
+        game.status = (
+            Game.Status.WON
+            if table.won
+            else Game.Status.DEAD_END
+            if table.dead_end
+            else game.left_status()
+        )
         seconds_apart = [rng.uniform(1, 6) for _ in entries]
         game.active_ms = int(sum(seconds_apart) * 1000)
         at = game.started_at
