@@ -29,7 +29,6 @@ class Migration(migrations.Migration):
                     ("left", "left unfinished"),
                     ("skipped", "left untouched"),
                 ],
-                db_index=True,
                 default="playing",
                 max_length=10,
             ),
