@@ -16,23 +16,33 @@ pytestmark = [
 ]
 
 OTHER_GAMES = 20_000
+OTHER_DEALS = 5_000
 
 
 @pytest.fixture
 def crowded():
-    """Many games of other players, most of them anonymous, with the planner's statistics."""
-    deal = Deal.for_number(1)
+    """Many games of other players, most of them anonymous, of many deals, with the planner's
+    statistics for both tables (which also makes the plans independent of what earlier tests
+    left in the planner's idea of the tables' sizes)."""
+    first = Deal.for_number(1)
     with connection.cursor() as cursor:
+        # Stand-in deck codes: the plan depends on how many deals there are, not on their cards.
+        cursor.execute(
+            "INSERT INTO game_deal (deck, number, created_at, verdict, verdict_nodes)"
+            " SELECT md5(i::text) || md5((-i)::text), NULL, now(), '', NULL"
+            " FROM generate_series(1, %s) AS i",
+            [OTHER_DEALS],
+        )
         cursor.execute(
             "INSERT INTO game_game (owner_id, session_key, deal_id, status, moves, seen, cleared,"
             " longest_run, move_count, undo_count, hint_count, active_ms, version, logged,"
             " started_at, current_since, updated_at)"
-            " SELECT NULL, md5(i::text), %s, 'playing', '[]', '[]', 0, 0, 0, 0, 0, 0, 0, 0,"
-            " now(), now() - i * interval '1 second', now()"
+            " SELECT NULL, md5(i::text), %s + i %% %s, 'playing', '[]', '[]', 0, 0, 0, 0, 0, 0,"
+            " 0, 0, now(), now() - i * interval '1 second', now()"
             " FROM generate_series(1, %s) AS i",
-            [deal.pk, OTHER_GAMES],
+            [first.pk, OTHER_DEALS, OTHER_GAMES],
         )
-        cursor.execute("ANALYZE game_game")
+        cursor.execute("ANALYZE game_game, game_deal")
 
 
 def plan_of_the_tap_query(owner, game):
