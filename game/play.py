@@ -244,7 +244,7 @@ def _random_deal() -> Deal:
 
 
 GAME_SQL = """
-SELECT game.*, deal.deck AS deal_deck, deal.number AS deal_number,
+SELECT {game_columns}, deal.deck AS deal_deck, deal.number AS deal_number,
     EXISTS (
         SELECT 1 FROM game_game newer
         WHERE {newer_is_theirs}
@@ -255,17 +255,26 @@ WHERE game.id = %s AND {game_is_theirs}
 """
 """One game with its deal and whether its player has moved on to another (`latest` has a later
 one). Written out by hand because every move starts here, and the ORM takes several times longer
-to build this query than the database takes to answer it."""
+to build this query than the database takes to answer it. The game's columns are named, not
+`game.*`: a prepared statement must not change its columns when a migration adds one."""
+GAME_COLUMNS = ", ".join(f"game.{field.column}" for field in Game._meta.concrete_fields)
+
+
+def game_query(owner: dict, game_id: int, lock: bool = False) -> tuple[str, list]:
+    """GAME_SQL for one of the player's games, and its parameters."""
+    newer_is_theirs, key = _theirs("newer", owner)
+    game_is_theirs, _ = _theirs("game", owner)
+    sql = GAME_SQL.format(
+        game_columns=GAME_COLUMNS, newer_is_theirs=newer_is_theirs, game_is_theirs=game_is_theirs
+    )
+    if lock and connection.features.has_select_for_update:
+        sql += " FOR UPDATE OF game"
+    return sql, [key, game_id, key]
 
 
 def _owned(owner: dict, game_id: int, lock: bool = False) -> Game:
     """One of the player's games (404 for anyone else's), locked for the transaction if asked."""
-    newer_is_theirs, key = _theirs("newer", owner)
-    game_is_theirs, _ = _theirs("game", owner)
-    sql = GAME_SQL.format(newer_is_theirs=newer_is_theirs, game_is_theirs=game_is_theirs)
-    if lock and connection.features.has_select_for_update:
-        sql += " FOR UPDATE OF game"
-    row = next(iter(Game.objects.raw(sql, [key, game_id, key])), None)
+    row = next(iter(Game.objects.raw(*game_query(owner, game_id, lock))), None)
     if row is None:
         raise Http404(NOT_YOURS)
     loaded = (row.deal_id, row.deal_deck, row.deal_number)

@@ -126,6 +126,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Every tap runs the same few statements: bound and prepared on the server, each is parsed
+    # and planned once per connection rather than once per request.
+    DATABASES["default"]["OPTIONS"] = {"server_side_binding": True, "prepare_threshold": 5}
 
 if REDIS_URL := os.environ.get("REDIS_URL"):
     CACHES = {

@@ -46,11 +46,9 @@ def crowded():
 
 
 def plan_of_the_tap_query(owner, game):
-    newer_is_theirs, key = play._theirs("newer", owner)
-    game_is_theirs, _ = play._theirs("game", owner)
-    sql = play.GAME_SQL.format(newer_is_theirs=newer_is_theirs, game_is_theirs=game_is_theirs)
+    sql, params = play.game_query(owner, game.pk, lock=True)
     with connection.cursor() as cursor:
-        cursor.execute(f"EXPLAIN {sql} FOR UPDATE OF game", [key, game.pk, key])
+        cursor.execute(f"EXPLAIN {sql}", params)
         return "\n".join(row[0] for row in cursor.fetchall())
 
 
