@@ -1,9 +1,9 @@
 from django.contrib import admin
 
-from game.engine.cards import card_code
 from game.models import Action
 
 from .links import change_link, player_of
+from .moves import card_taken
 from .view_only import ViewOnly
 
 
@@ -25,7 +25,7 @@ class ActionAdmin(ViewOnly, admin.ModelAdmin):
 
     @admin.display(description="card")
     def card(self, action):
-        return card_code(action.game.deal.cards[action.pos]) if action.pos is not None else ""
+        return card_taken(action.game.deal.cards, action)
 
     @admin.display(description="player")
     def player(self, action):

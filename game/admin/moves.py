@@ -18,11 +18,11 @@ class LogEntry:
 
 def log_entries(deck: tuple[int, ...], actions: list[Action]) -> list[LogEntry]:
     return [
-        LogEntry(
-            seq=action.seq,
-            kind=action.get_kind_display(),
-            card=card_code(deck[action.pos]) if action.pos is not None else "",
-            at=action.at,
-        )
+        LogEntry(action.seq, action.get_kind_display(), card_taken(deck, action), action.at)
         for action in actions
     ]
+
+
+def card_taken(deck: tuple[int, ...], action: Action) -> str:
+    """The code of the card a take took; empty for any other entry."""
+    return card_code(deck[action.pos]) if action.pos is not None else ""
