@@ -31,6 +31,7 @@ def test_logged_games_replay_through_the_engine_to_their_stored_state(demo):
 
 def test_a_left_game_had_a_move_and_a_skipped_one_none(demo):
     assert demo.count() == 300
+    assert demo.filter(status=Status.SKIPPED).exists()
     assert not demo.filter(status=Status.LEFT, move_count=0).exists()
     assert not demo.filter(status=Status.SKIPPED, move_count__gt=0).exists()
     assert stats.overview().played == demo.filter(status__in=Game.PLAYED).count()

@@ -1,7 +1,8 @@
 """Fill the database with made-up play for staff to explore and for benchmarks.
 
 Most games are figures only (no log), drawn from plausible distributions: a few deals are played
-far more than others, players win about 60% of games, dates spread over the last --days days.
+far more than others, players win about 60% of games, some deals are left untouched, dates spread
+over the last --days days.
 A few (--logged) are real games played by a random player through the engine, with a full log,
 so that a game's page has a move list and a table to show.
 """
@@ -25,6 +26,8 @@ BATCH = 2000
 DEMO_PLAYER_PREFIX = "demo-player-"
 UNWINNABLE_SHARE = 0.05
 """Share of deals made (nearly) impossible for players, so the hardest-deals list has members."""
+SKIPPED_SHARE = 0.1
+"""Share of the games not won that were dealt and left at once, as many a visitor does."""
 
 
 class Command(BaseCommand):
@@ -145,6 +148,9 @@ class _GameMaker:
         elif recent and rng.random() < 0.5:
             game.status, game.cleared = Game.Status.PLAYING, rng.randint(0, 16)
             draws = rng.randint(0, 12)
+        elif rng.random() < SKIPPED_SHARE:
+            game.status, game.cleared, game.undo_count = Game.Status.SKIPPED, 0, 0
+            draws = 0
         elif rng.random() < 0.75:
             game.status, game.cleared = Game.Status.DEAD_END, round(rng.triangular(6, 27, 20))
             draws = 23
