@@ -3,7 +3,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from game import stats
-from game.models import Deal
+from game.models import Deal, Game
 
 from .links import percent
 from .search import DealNumberSearch
@@ -37,7 +37,9 @@ class DealAdmin(DealNumberSearch, admin.ModelAdmin):
 
     @admin.display(ordering="plays", description="played")
     def games_played(self, deal):
-        url = reverse("admin:game_game_changelist") + f"?deal__id__exact={deal.pk}"
+        # The played games the count counts (not a deal left untouched or still in progress).
+        query = f"?deal__id__exact={deal.pk}&status__in={','.join(Game.PLAYED)}"
+        url = reverse("admin:game_game_changelist") + query
         return format_html('<a href="{}">{}</a>', url, deal.plays)
 
     @admin.display(ordering="wins", description="won")

@@ -73,8 +73,11 @@ def test_deals_are_searched_by_number(staff_client, played):
 
     assert "1 result" in html
     # Deal 2 has three games, of which two were played (the third was left untouched).
-    played_link = re.search(r'<td class="field-games_played"><a [^>]*>(\d+)</a>', html)
-    assert played_link[1] == "2"
+    played_link = re.search(r'<td class="field-games_played"><a href="([^"]+)">(\d+)</a>', html)
+    assert played_link[2] == "2"
+    games = staff_client.get(played_link[1].replace("&amp;", "&")).content.decode()
+    statuses = re.findall(r'<td class="field-status">([^<]*)</td>', games)
+    assert sorted(statuses) == ["dead end", "left unfinished"]
 
 
 def test_compute_verdict_action_stores_the_solvers_verdict(staff_client, played):
