@@ -106,13 +106,13 @@ def _sampler(view: PlayerView, rng: random.Random, fits: Fits):
     ]
     hidden_stock = [i for i, card in enumerate(view.stock) if card is None]
     unseen_ranks = [rank(card) for card in view.unseen]
+    split = len(hidden_tableau)
     while True:
         rng.shuffle(unseen_ranks)
-        dealt = iter(unseen_ranks)
-        for pos in hidden_tableau:
-            ranks[pos] = next(dealt)
-        for i in hidden_stock:
-            stock[i] = next(dealt)
+        for pos, card in zip(hidden_tableau, unseen_ranks, strict=False):  # the rest: stock
+            ranks[pos] = card
+        for i, card in zip(hidden_stock, unseen_ranks[split:], strict=True):
+            stock[i] = card
         yield _SampledTable(Tableau(list(ranks), fits), list(stock))
 
 

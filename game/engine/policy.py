@@ -10,6 +10,7 @@ waste is empty) and the stock as a sequence of ranks.
 """
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 from .cards import rank
 from .geometry import COVER_MASK, COVERS, ROW_OF, TABLEAU_SIZE
@@ -18,6 +19,7 @@ from .rules import NUM_RANKS, Rules
 from .state import ALL_REMOVED, DRAW, Move
 
 RANKS = range(1, NUM_RANKS + 1)
+BITS = tuple(1 << pos for pos in range(TABLEAU_SIZE))
 
 Fits = tuple[tuple[int, ...], ...]
 """fits[waste_rank]: the card ranks that may be taken onto that waste (rank 0: an empty waste)."""
@@ -40,9 +42,9 @@ class Tableau:
     def __init__(self, ranks: Sequence[int], fits: Fits):
         self.ranks = ranks
         at_rank = [0] * (NUM_RANKS + 1)  # the positions holding each rank (disjoint masks)
-        for pos, card in enumerate(ranks):
-            at_rank[card] |= 1 << pos
-        self.fit_masks = tuple(sum(map(at_rank.__getitem__, fitting)) for fitting in fits)
+        for bit, card in zip(BITS, ranks, strict=True):
+            at_rank[card] |= bit
+        self.fit_masks = [sum(map(at_rank.__getitem__, fitting)) for fitting in fits]
 
 
 Policy = Callable[[int, int, int, Tableau], int]
@@ -50,8 +52,10 @@ Policy = Callable[[int, int, int, Tableau], int]
 non-empty bitmask of exposed positions whose card fits the waste."""
 
 
+@lru_cache(maxsize=4096)
 def exposed_mask(removed: int) -> int:
-    """Positions still standing with both covering cards taken."""
+    """Positions still standing with both covering cards taken. Cached: a hint plays out every
+    sample from the same few tables."""
     return sum(
         1 << pos
         for pos in range(TABLEAU_SIZE)
@@ -97,12 +101,17 @@ def play_out(
     fit_masks = tableau.fit_masks
     ranks = tableau.ranks
     exposed = exposed_mask(removed)
+    cleared_before = removed.bit_count()
+    stock_size = len(stock)
     next_card = 0
-    moves = 0
     while removed != ALL_REMOVED:
         candidates = exposed & fit_masks[waste]
         if candidates:
-            pos = policy(candidates, exposed, removed, tableau)
+            # A lone candidate is every policy's choice: no need to ask.
+            if candidates & (candidates - 1):
+                pos = policy(candidates, exposed, removed, tableau)
+            else:
+                pos = candidates.bit_length() - 1
             bit = 1 << pos
             removed |= bit
             exposed ^= bit
@@ -110,13 +119,13 @@ def play_out(
                 if removed & cover == cover:
                     exposed |= upper
             waste = ranks[pos]
-        elif next_card < len(stock):
+        elif next_card < stock_size:
             waste = stock[next_card]
             next_card += 1
         else:
             break
-        moves += 1
-    return removed.bit_count(), moves
+    cleared = removed.bit_count()
+    return cleared, cleared - cleared_before + next_card
 
 
 def policy_move(view: PlayerView, policy: Policy) -> Move | None:
