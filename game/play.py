@@ -14,11 +14,12 @@ import secrets
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
 
+from game import rows
 from game.engine import state
 from game.engine.cards import card_label
 from game.engine.deck import MAX_DEAL_NUMBER, DeckError
@@ -101,7 +102,7 @@ def current(owner: dict, resume: bool = True) -> Outcome:
         with transaction.atomic():
             row = _lock(owner, row.pk)
             if entries := _resume_clock(row):
-                _save(row, entries)
+                rows.save(row, entries)
     return Outcome(row, table_of(row))
 
 
@@ -136,7 +137,7 @@ def move(owner: dict, game_id: int, version: int | None, action: state.Move) -> 
         row.cleared = table.cleared
         row.longest_run = table.longest_run
         row.version += 1
-        _save(row, entries)
+        rows.save(row, entries)
         return outcome
 
 
@@ -184,7 +185,7 @@ def hint(owner: dict, game_id: int, version: int | None) -> Outcome:
         detail = {"move": found.move, "verdict": found.verdict, "reason": found.reason}
         entries.append((Kind.HINT, {**detail, "version": row.version}))
         row.hint_count += 1
-        _save(row, entries)
+        rows.save(row, entries)
     return Outcome(row, table, news=found.reason, hint=found)
 
 
@@ -205,17 +206,17 @@ def take_up(owner: dict, game_id: int, *, unfinished: bool = False) -> Game:
     runs: any other game's (the table it replaces, a game claimed at login) is stopped, and an
     unfinished one stays unfinished, to be taken up again later."""
     with transaction.atomic():
-        rows = Game.objects.select_for_update(of=("self",)).select_related("deal")
+        games = Game.objects.select_for_update(of=("self",)).select_related("deal")
         # Locked in one order, so two devices swapping tables at once cannot deadlock.
         taken_up = Q(pk=game_id, status=Status.PLAYING) if unfinished else Q(pk=game_id)
-        mine = rows.filter(taken_up | Q(running_since__isnull=False), **owner)
+        mine = games.filter(taken_up | Q(running_since__isnull=False), **owner)
         locked = {row.pk: row for row in mine.order_by("pk")}
         row = locked.pop(game_id, None)
         if row is None:
             raise Http404(NOT_YOURS)
         for aside in locked.values():
             _stop_clock(aside)
-            _save(aside, [(Kind.PAUSE, None)])
+            rows.save(aside, [(Kind.PAUSE, None)])
         row.current_since = timezone.now()
         row.save()
         return row
@@ -226,14 +227,14 @@ def pause(owner: dict, game_id: int) -> None:
         row = _lock(owner, game_id)
         if row.running_since is not None:
             _stop_clock(row)
-            _save(row, [(Kind.PAUSE, None)])
+            rows.save(row, [(Kind.PAUSE, None)])
 
 
 def resume(owner: dict, game_id: int) -> None:
     with transaction.atomic():
         row = _lock(owner, game_id)
         if not _stale(row, None) and (entries := _resume_clock(row)):
-            _save(row, entries)
+            rows.save(row, entries)
 
 
 # Helpers
@@ -243,51 +244,12 @@ def _random_deal() -> Deal:
     return Deal.for_number(secrets.randbelow(RANDOM_DEALS) + 1)
 
 
-GAME_SQL = """
-SELECT {game_columns}, deal.deck AS deal_deck, deal.number AS deal_number,
-    EXISTS (
-        SELECT 1 FROM game_game newer
-        WHERE {newer_is_theirs}
-        AND (newer.current_since, newer.id) > (game.current_since, game.id)
-    ) AS moved_on
-FROM game_game game JOIN game_deal deal ON deal.id = game.deal_id
-WHERE game.id = %s AND {game_is_theirs}
-"""
-"""One game with its deal and whether its player has moved on to another (`latest` has a later
-one). Written out by hand because every move starts here, and the ORM takes several times longer
-to build this query than the database takes to answer it. The game's columns are named, not
-`game.*`: a prepared statement must not change its columns when a migration adds one."""
-GAME_COLUMNS = ", ".join(f"game.{field.column}" for field in Game._meta.concrete_fields)
-
-
-def game_query(owner: dict, game_id: int, lock: bool = False) -> tuple[str, list]:
-    """GAME_SQL for one of the player's games, and its parameters."""
-    newer_is_theirs, key = _theirs("newer", owner)
-    game_is_theirs, _ = _theirs("game", owner)
-    sql = GAME_SQL.format(
-        game_columns=GAME_COLUMNS, newer_is_theirs=newer_is_theirs, game_is_theirs=game_is_theirs
-    )
-    if lock and connection.features.has_select_for_update:
-        sql += " FOR UPDATE OF game"
-    return sql, [key, game_id, key]
-
-
 def _owned(owner: dict, game_id: int, lock: bool = False) -> Game:
     """One of the player's games (404 for anyone else's), locked for the transaction if asked."""
-    row = next(iter(Game.objects.raw(*game_query(owner, game_id, lock))), None)
+    row = rows.fetch(owner, game_id, lock)
     if row is None:
         raise Http404(NOT_YOURS)
-    loaded = (row.deal_id, row.deal_deck, row.deal_number)
-    row.deal = Deal.from_db(row._state.db, ["id", "deck", "number"], loaded)
     return row
-
-
-def _theirs(alias: str, owner: dict) -> tuple[str, object]:
-    """The condition that a game (table alias) is the player's, as the indexes serve it, and its
-    parameter."""
-    if owner["owner"] is None:
-        return f"{alias}.owner_id IS NULL AND {alias}.session_key = %s", owner["session_key"]
-    return f"{alias}.owner_id = %s", owner["owner"].pk
 
 
 def _lock(owner: dict, game_id: int) -> Game:
@@ -311,7 +273,7 @@ def _start(owner: dict, deal: Deal, kind, left: int | None = None) -> Game:
     table = state.Game(deal.cards)
     row = Game(deal=deal, seen=sorted(table.seen), running_since=timezone.now(), **owner)
     detail = {"deal": deal.identifier} | ({"left": left} if left else {})
-    _save(row, [(kind, detail)])
+    rows.save(row, [(kind, detail)])
     return row
 
 
@@ -340,26 +302,6 @@ def _resume_clock(row: Game) -> list:
 def _stop_clock(row: Game) -> None:
     row.active_ms = row.elapsed_ms()
     row.running_since = None
-
-
-def _save(row: Game, entries: list) -> None:
-    """Write the row and append entries (kind, position or detail) to its log, in order. The row
-    counts its log entries, so numbering the next ones needs no query."""
-    seq = row.logged
-    row.logged += len(entries)
-    row.save()
-    now = timezone.now()
-    Action.objects.bulk_create(
-        Action(
-            game=row,
-            seq=seq + i,
-            kind=kind,
-            pos=extra if isinstance(extra, int) else None,
-            detail=extra if isinstance(extra, dict) else {},
-            at=now,
-        )
-        for i, (kind, extra) in enumerate(entries, start=1)
-    )
 
 
 def _kind_of(action: state.Move) -> str:

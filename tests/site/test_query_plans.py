@@ -5,7 +5,7 @@ million."""
 import pytest
 from django.db import connection
 
-from game import play
+from game import play, rows
 from game.models import Deal
 
 pytestmark = [
@@ -46,7 +46,7 @@ def crowded():
 
 
 def plan_of_the_tap_query(owner, game):
-    sql, params = play.game_query(owner, game.pk, lock=True)
+    sql, params = rows.game_query(owner, game.pk, lock=True)
     with connection.cursor() as cursor:
         cursor.execute(f"EXPLAIN {sql}", params)
         return "\n".join(row[0] for row in cursor.fetchall())
