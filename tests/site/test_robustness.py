@@ -73,6 +73,25 @@ def test_a_post_without_the_csrf_token_is_refused_with_a_friendly_page(db):
     assert game.moves == []
 
 
+def test_htmx_sends_the_csrf_token_from_the_page_so_fragments_leave_the_field_out(db):
+    client = Client(enforce_csrf_checks=True)
+    page = client.get("/").content.decode()
+    token = re.search(r'"x-csrftoken": "([^"]+)"', page)[1]
+    assert 'name="csrfmiddlewaretoken"' in page  # plain posts need it
+    game = Game.objects.get()
+
+    response = client.post(
+        f"/game/{game.pk}/draw",
+        {"version": 0},
+        headers={"HX-Request": "true", "X-CSRFToken": token},
+    )
+
+    assert response.status_code == 200
+    assert "csrfmiddlewaretoken" not in response.content.decode()
+    game.refresh_from_db()
+    assert game.moves == ["draw"]
+
+
 def test_a_stale_version_gets_the_current_table_back(player):
     player.start(CHAIN_DECK)
     player.take(18)
