@@ -6,6 +6,8 @@ by a shuffle written out here so that it never changes: a 64-bit linear congruen
 order AC..KC, AD..KD, AH..KH, AS..KS.
 """
 
+from functools import lru_cache
+
 from .cards import DECK_SIZE, card_code, card_from_code
 
 CODE_LENGTH = 2 * DECK_SIZE
@@ -20,8 +22,10 @@ class DeckError(ValueError):
     """A deck code or deal number that is not valid; the message names the problem."""
 
 
+@lru_cache(maxsize=1024)
 def parse_deck(code: str) -> tuple[int, ...]:
-    """Cards in deal order from a deck code, in either case, white space ignored."""
+    """Cards in deal order from a deck code, in either case, white space ignored. Remembered for
+    the codes in use: the site rebuilds a table from its deck code on every move."""
     compact = "".join(code.split())
     if len(compact) != CODE_LENGTH:
         raise DeckError(
