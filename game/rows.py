@@ -4,12 +4,13 @@ Every move reads one game and writes it back with its new log entries. The ORM b
 statements afresh each time, and building them took several times longer than the database takes
 to run them, so the three statements are written out here, once; the values still go through
 the model's fields, so they reach each backend exactly as Model.save would send them and come
-back as a query would load them.
+back as a query would load them. Each function looks up the thread's connection once: every
+attribute read through `django.db.connection` goes through a thread-local proxy.
 """
 
 from functools import cache, lru_cache
 
-from django.db import connection, connections
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils import timezone
 
 from game.models import Action, Deal, Game
@@ -43,6 +44,7 @@ LOGGED_FIELDS = [
 
 def game_query(owner: dict, game_id: int, lock: bool = False) -> tuple[str, list]:
     """GAME_SQL for one of the player's games, and its parameters."""
+    connection = connections[DEFAULT_DB_ALIAS]
     newer_is_theirs, key = _theirs("newer", owner)
     game_is_theirs, _ = _theirs("game", owner)
     sql = GAME_SQL.format(
@@ -55,12 +57,13 @@ def game_query(owner: dict, game_id: int, lock: bool = False) -> tuple[str, list
 
 def fetch(owner: dict, game_id: int, lock: bool = False) -> Game | None:
     """One of the player's games with its deal and `moved_on`, or None if it is not theirs."""
+    connection = connections[DEFAULT_DB_ALIAS]
     with connection.cursor() as cursor:
         cursor.execute(*game_query(owner, game_id, lock))
         found = cursor.fetchone()
     if found is None:
         return None
-    values = _loaded(found)
+    values = _loaded(connection, found)
     row = Game.from_db(connection.alias, GAME_ATTNAMES, values[: len(GAME_FIELDS)])
     deal = [row.deal_id, *values[len(GAME_FIELDS) :]]
     row.deal = Deal.from_db(connection.alias, ["id", "deck", "number"], deal)
@@ -73,18 +76,19 @@ def save(row: Game, entries: list) -> None:
     counts its log entries, so numbering the next ones needs no query."""
     first = row.logged + 1
     row.logged += len(entries)
+    connection = connections[DEFAULT_DB_ALIAS]
     with connection.cursor() as cursor:
         if row.pk is None:
             row.save()
         else:
             values = [field.pre_save(row, False) for field in UPDATED_FIELDS]
-            cursor.execute(UPDATE_SQL, [*_prepared(UPDATED_FIELDS, values), row.pk])
+            cursor.execute(UPDATE_SQL, [*_prepared(connection, UPDATED_FIELDS, values), row.pk])
         now = timezone.now()
         params = []
         for seq, (kind, extra) in enumerate(entries, start=first):
             pos = extra if isinstance(extra, int) else None
             detail = extra if isinstance(extra, dict) else {}
-            params += _prepared(LOGGED_FIELDS, (row.pk, seq, kind, pos, detail, now))
+            params += _prepared(connection, LOGGED_FIELDS, (row.pk, seq, kind, pos, detail, now))
         cursor.execute(_insert_sql(len(entries)), params)
 
 
@@ -103,7 +107,7 @@ def _insert_sql(count: int) -> str:
     return f"INSERT INTO game_action ({columns}) VALUES {', '.join([row] * count)}"
 
 
-def _prepared(fields, values) -> list:
+def _prepared(connection, fields, values) -> list:
     """Values as the database takes them (JSON and times adapted to the backend)."""
     return [
         field.get_db_prep_save(value, connection)
@@ -111,24 +115,23 @@ def _prepared(fields, values) -> list:
     ]
 
 
-def _loaded(found: tuple) -> list:
+def _loaded(connection, found: tuple) -> list:
     """GAME_SQL's game and deal columns as a query loads them (JSON decoded; on SQLite, times
     parsed and made aware)."""
-    wrapper = connections[connection.alias]
     loaded = []
-    for value, (column, converters) in zip(found, _converters(wrapper), strict=False):
+    for value, (column, converters) in zip(found, _converters(connection), strict=False):
         for convert in converters:
-            value = convert(value, column, wrapper)
+            value = convert(value, column, connection)
         loaded.append(value)
     return loaded
 
 
 @lru_cache(maxsize=64)
-def _converters(wrapper) -> list:
+def _converters(connection) -> list:
     """For each game and deal column of GAME_SQL, the backend's and the field's converters, as the
     ORM would apply them. Per connection object (one per thread), built once."""
     columns = [field.get_col(field.model._meta.db_table) for field in GAME_FIELDS + DEAL_FIELDS]
     return [
-        (column, wrapper.ops.get_db_converters(column) + column.get_db_converters(wrapper))
+        (column, connection.ops.get_db_converters(column) + column.get_db_converters(connection))
         for column in columns
     ]
