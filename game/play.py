@@ -1,8 +1,9 @@
 """Playing a game: every change to a player's game goes through here, one request at a time.
 
-A change locks the game's row (select_for_update inside a transaction), rebuilds the table from
-the deal and the moves in play, applies the move and writes the log and the snapshot together, so
-no move or log entry is ever lost and two taps never interleave. A request made against an older
+A change rebuilds the table from the deal and the moves in play, applies the move and writes the
+log and the snapshot together, so no move or log entry is ever lost and two taps never
+interleave: a move writes the row only if it is as the move read it (`rows.change`), the rarer
+changes lock it (select_for_update inside a transaction). A request made against an older
 table (its version is not the game's, or the game is no longer the player's current one) changes
 nothing: the player gets the current table back.
 
@@ -107,38 +108,41 @@ def current(owner: dict, resume: bool = True) -> Outcome:
 
 
 def move(owner: dict, game_id: int, version: int | None, action: state.Move) -> Outcome:
-    """Take a card (a position), draw or undo."""
-    with transaction.atomic():
-        row = _lock(owner, game_id)
-        if _stale(row, version):
-            return _answer_stale(owner, row)
-        table = table_of(row)
-        if row.status == Status.WON:
-            return Outcome(row, table, message=DEAL_WON)
-        run_before = table.run
-        refusal = table.apply(action)
-        if refusal:
-            return Outcome(row, table, message=refusal)
-        entries = _resume_clock(row)
-        outcome = Outcome(row, table, moved=_kind_of(action))
-        if action == state.UNDO:
-            row.undo_count += 1
-            entries.append((Kind.UNDO, None))
-            outcome.news = "Move undone."
-        else:
-            row.move_count += 1
-            entries.append((Kind.DRAW, None) if action == state.DRAW else (Kind.TAKE, action))
-            outcome.news = _news(table, action, run_before)
-            if action == state.DRAW:
-                outcome.run_reset = run_before
-        entries += _settle(row, table)
-        row.moves = table.moves
-        row.seen = sorted(table.seen)
-        row.cleared = table.cleared
-        row.longest_run = table.longest_run
-        row.version += 1
-        rows.save(row, entries)
-        return outcome
+    """Take a card (a position), draw or undo. Should another request write the game between
+    reading and writing it, the move is worked out again on the game as that request left it (a
+    tap made for the older table is then stale): each round, someone's write goes through."""
+    while True:
+        with rows.change():
+            row = _owned(owner, game_id)
+            if _stale(row, version):
+                return _answer_stale(owner, row)
+            table = table_of(row)
+            if row.status == Status.WON:
+                return Outcome(row, table, message=DEAL_WON)
+            run_before = table.run
+            refusal = table.apply(action)
+            if refusal:
+                return Outcome(row, table, message=refusal)
+            entries = _resume_clock(row)
+            outcome = Outcome(row, table, moved=_kind_of(action))
+            if action == state.UNDO:
+                row.undo_count += 1
+                entries.append((Kind.UNDO, None))
+                outcome.news = "Move undone."
+            else:
+                row.move_count += 1
+                entries.append((Kind.DRAW, None) if action == state.DRAW else (Kind.TAKE, action))
+                outcome.news = _news(table, action, run_before)
+                if action == state.DRAW:
+                    outcome.run_reset = run_before
+            entries += _settle(row, table)
+            row.moves = table.moves
+            row.seen = sorted(table.seen)
+            row.cleared = table.cleared
+            row.longest_run = table.longest_run
+            row.version += 1
+            if rows.save(row, entries):
+                return outcome
 
 
 def leave(owner: dict, game_id: int, version: int | None, deal: Deal | None, kind) -> Outcome:

@@ -2,21 +2,26 @@
 
 Every move reads one game and writes it back with its new log entries. The ORM builds these
 statements afresh each time, and building them took several times longer than the database takes
-to run them, so the three statements are written out here, once; the values still go through
-the model's fields, so they reach each backend exactly as Model.save would send them and come
-back as a query would load them. Each function looks up the thread's connection once: every
-attribute read through `django.db.connection` goes through a thread-local proxy.
+to run them, so the statements are written out here, once; the values still go through the
+model's fields, so they reach each backend exactly as Model.save would send them and come back as
+a query would load them. Each function looks up the thread's connection once: every attribute
+read through `django.db.connection` goes through a thread-local proxy.
+
+On PostgreSQL a move needs no transaction of its own (see `change`): the row and its log entries
+are written by one statement, and only if nobody has written the row since it was read. A tap is
+then two statements and two round trips, where a locked transaction took five.
 """
 
+from contextlib import nullcontext
 from functools import cache, lru_cache
 
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connections, transaction
 from django.utils import timezone
 
 from game.models import Action, Deal, Game
 
 GAME_SQL = """
-SELECT {game_columns}, deal.deck, deal.number,
+SELECT {game_columns}, deal.deck, deal.number, {token} AS token,
     EXISTS (
         SELECT 1 FROM game_game newer
         WHERE {newer_is_theirs}
@@ -26,8 +31,12 @@ FROM game_game game JOIN game_deal deal ON deal.id = game.deal_id
 WHERE game.id = %s AND {game_is_theirs}
 """
 """One game with its deal and whether its player has moved on to another (`play.latest` has a
-later one). The game's columns are named, not `game.*`: a prepared statement must not change its
-columns when a migration adds one."""
+later one), with the row's `token` on PostgreSQL (see `save`). The game's columns are named, not
+`game.*`: a prepared statement must not change its columns when a migration adds one."""
+TOKEN = "{table}.xmin::text || ' ' || {table}.ctid::text"
+"""PostgreSQL: what changes whenever the row is written, by anyone. Every write makes a new version
+of the row: xmin names the transaction that wrote it, and ctid where it lies, which tells apart
+two versions written by one transaction."""
 GAME_FIELDS = list(Game._meta.concrete_fields)
 GAME_ATTNAMES = [field.attname for field in GAME_FIELDS]
 GAME_COLUMNS = ", ".join(f"game.{field.column}" for field in GAME_FIELDS)
@@ -37,9 +46,29 @@ UPDATED_FIELDS = [field for field in GAME_FIELDS if not field.primary_key]
 UPDATE_SQL = "UPDATE game_game SET {} WHERE id = %s".format(
     ", ".join(f"{field.column} = %s" for field in UPDATED_FIELDS)
 )
-LOGGED_FIELDS = [
-    Action._meta.get_field(name) for name in ("game", "seq", "kind", "pos", "detail", "at")
-]
+GAME_KEY = Action._meta.get_field("game")
+ENTRY_FIELDS = [Action._meta.get_field(name) for name in ("seq", "kind", "pos", "detail", "at")]
+LOGGED_FIELDS = [GAME_KEY, *ENTRY_FIELDS]
+
+WRITE_SQL = """
+WITH written AS ({update}{unchanged} RETURNING id, {token} AS token)
+INSERT INTO game_action ({logged_columns})
+SELECT written.id, entry.* FROM written, (VALUES {entries}) AS entry
+RETURNING (SELECT token FROM written)
+"""
+"""PostgreSQL: the row and its new log entries in one statement, so in one transaction of its own.
+With a token (the row as it was read) the row is written only if it is unchanged since; else
+nothing is, and the statement returns no rows."""
+
+
+def change():
+    """The scope of one change to a game: read the row, work out the move, `save`. SQLite lets one
+    writer at a time in, so there this is a transaction that takes the write lock as it begins
+    (`transaction_mode`); PostgreSQL needs none: `save` writes only a row unchanged since it was
+    read, and says whether it did, so the caller reads again and decides afresh."""
+    if connections[DEFAULT_DB_ALIAS].vendor == "postgresql":
+        return nullcontext()
+    return transaction.atomic()
 
 
 def game_query(owner: dict, game_id: int, lock: bool = False) -> tuple[str, list]:
@@ -48,7 +77,10 @@ def game_query(owner: dict, game_id: int, lock: bool = False) -> tuple[str, list
     newer_is_theirs, key = _theirs("newer", owner)
     game_is_theirs, _ = _theirs("game", owner)
     sql = GAME_SQL.format(
-        game_columns=GAME_COLUMNS, newer_is_theirs=newer_is_theirs, game_is_theirs=game_is_theirs
+        game_columns=GAME_COLUMNS,
+        token=TOKEN.format(table="game") if connection.vendor == "postgresql" else "NULL",
+        newer_is_theirs=newer_is_theirs,
+        game_is_theirs=game_is_theirs,
     )
     if lock and connection.features.has_select_for_update:
         sql += " FOR UPDATE OF game"
@@ -58,38 +90,93 @@ def game_query(owner: dict, game_id: int, lock: bool = False) -> tuple[str, list
 def fetch(owner: dict, game_id: int, lock: bool = False) -> Game | None:
     """One of the player's games with its deal and `moved_on`, or None if it is not theirs."""
     connection = connections[DEFAULT_DB_ALIAS]
-    with connection.cursor() as cursor:
-        cursor.execute(*game_query(owner, game_id, lock))
-        found = cursor.fetchone()
+    found = _checked_read(connection, *game_query(owner, game_id, lock))
     if found is None:
         return None
     values = _loaded(connection, found)
     row = Game.from_db(connection.alias, GAME_ATTNAMES, values[: len(GAME_FIELDS)])
     deal = [row.deal_id, *values[len(GAME_FIELDS) :]]
     row.deal = Deal.from_db(connection.alias, ["id", "deck", "number"], deal)
-    row.moved_on = bool(found[-1])
+    row.token, row.moved_on = found[-2], bool(found[-1])
     return row
 
 
-def save(row: Game, entries: list) -> None:
-    """Write the row and append entries (kind, position or detail) to its log, in order. The row
-    counts its log entries, so numbering the next ones needs no query."""
-    first = row.logged + 1
-    row.logged += len(entries)
-    connection = connections[DEFAULT_DB_ALIAS]
+def _checked_read(connection, sql: str, params: list) -> tuple | None:
+    """The first row of a read that also stands for the request's connection health check
+    (CONN_HEALTH_CHECKS): a kept connection that the database has dropped, as a restart does, is
+    replaced and the read asked again, without the check's own round trip before every tap. Only
+    a read outside a transaction may be asked twice."""
+    stands_for_check = (
+        connection.health_check_enabled
+        and not connection.health_check_done
+        and connection.connection is not None
+        and not connection.in_atomic_block
+    )
+    if stands_for_check:
+        connection.health_check_done = True
+    try:
+        return _read(connection, sql, params)
+    except (OperationalError, InterfaceError):
+        if not stands_for_check:
+            raise
+        connection.close()
+    return _read(connection, sql, params)
+
+
+def _read(connection, sql: str, params: list) -> tuple | None:
     with connection.cursor() as cursor:
-        if row.pk is None:
-            row.save()
-        else:
-            values = [field.pre_save(row, False) for field in UPDATED_FIELDS]
-            cursor.execute(UPDATE_SQL, [*_prepared(connection, UPDATED_FIELDS, values), row.pk])
-        now = timezone.now()
-        params = []
-        for seq, (kind, extra) in enumerate(entries, start=first):
-            pos = extra if isinstance(extra, int) else None
-            detail = extra if isinstance(extra, dict) else {}
-            params += _prepared(connection, LOGGED_FIELDS, (row.pk, seq, kind, pos, detail, now))
-        cursor.execute(_insert_sql(len(entries)), params)
+        cursor.execute(sql, params)
+        return cursor.fetchone()
+
+
+def save(row: Game, entries: list) -> bool:
+    """Write the row and append entries (kind, position or detail) to its log, in order. False,
+    with nothing written, when someone else has written the row since `fetch` read it (only on
+    PostgreSQL outside a transaction holding the row's lock: see `change`). The row counts its
+    log entries, so numbering the next ones needs no query."""
+    assert entries, "every write of a game is logged"
+    connection = connections[DEFAULT_DB_ALIAS]
+    log = _entries(connection, row.logged + 1, entries)
+    row.logged += len(entries)
+    if row.pk is None:
+        row.save()
+        _append(connection, row.pk, log)
+        return True
+    values = [field.pre_save(row, False) for field in UPDATED_FIELDS]
+    update = [*_prepared(connection, UPDATED_FIELDS, values), row.pk]
+    if connection.vendor != "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(UPDATE_SQL, update)
+        _append(connection, row.pk, log)
+        return True
+    token = getattr(row, "token", None)
+    unchanged = [] if token is None else [token]
+    with connection.cursor() as cursor:
+        sql = _write_sql(len(entries), bool(unchanged))
+        cursor.execute(sql, [*update, *unchanged, *(value for entry in log for value in entry)])
+        written = cursor.fetchone()
+    if written is None:
+        row.logged -= len(entries)
+        return False
+    row.token = written[0]
+    return True
+
+
+def _entries(connection, first: int, entries: list) -> list[list]:
+    """Each entry's ENTRY_FIELDS values as the database takes them, numbered from `first`."""
+    now = timezone.now()
+    prepared = []
+    for seq, (kind, extra) in enumerate(entries, start=first):
+        pos = extra if isinstance(extra, int) else None
+        detail = extra if isinstance(extra, dict) else {}
+        prepared.append(_prepared(connection, ENTRY_FIELDS, (seq, kind, pos, detail, now)))
+    return prepared
+
+
+def _append(connection, game_id: int, log: list[list]) -> None:
+    game = GAME_KEY.get_db_prep_save(game_id, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(_insert_sql(len(log)), [value for entry in log for value in (game, *entry)])
 
 
 def _theirs(alias: str, owner: dict) -> tuple[str, object]:
@@ -98,6 +185,22 @@ def _theirs(alias: str, owner: dict) -> tuple[str, object]:
     if owner["owner"] is None:
         return f"{alias}.owner_id IS NULL AND {alias}.session_key = %s", owner["session_key"]
     return f"{alias}.owner_id = %s", owner["owner"].pk
+
+
+@cache
+def _write_sql(count: int, checked: bool) -> str:
+    """WRITE_SQL for `count` entries; `checked`: only if the row's token is as it was read. Each
+    entry's values are cast to their columns' types (VALUES alone would take a missing
+    position for text)."""
+    casts = [field.cast_db_type(connections[DEFAULT_DB_ALIAS]) for field in ENTRY_FIELDS]
+    entry = "({})".format(", ".join(f"%s::{cast}" for cast in casts))
+    return WRITE_SQL.format(
+        update=UPDATE_SQL,
+        unchanged=f" AND {TOKEN.format(table='game_game')} = %s" if checked else "",
+        token=TOKEN.format(table="game_game"),
+        logged_columns=", ".join(field.column for field in LOGGED_FIELDS),
+        entries=", ".join([entry] * count),
+    )
 
 
 @cache

@@ -2,7 +2,9 @@
 
 from datetime import timedelta
 
+import psycopg
 import pytest
+from django.db import OperationalError, close_old_connections, connection
 from django.utils import timezone
 
 from game import play, rows
@@ -92,3 +94,94 @@ def test_save_inserts_a_new_game_with_its_first_entry():
     assert Game.objects.get(pk=row.pk).logged == 1
     entry = Action.objects.get(game=row)
     assert (entry.seq, entry.kind, entry.detail) == (1, "new", {"deal": "5"})
+
+
+postgres_only = pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="PostgreSQL writes a move without a transaction; SQLite takes the write lock instead",
+)
+
+
+@postgres_only
+def test_save_writes_nothing_to_a_row_written_since_it_was_read(stored):
+    row = rows.fetch(OWNER, stored.pk)
+    Game.objects.filter(pk=stored.pk).update(hint_count=9)  # someone else's write
+    row.version += 1
+
+    assert rows.save(row, [("draw", None)]) is False
+
+    saved = Game.objects.get(pk=stored.pk)
+    assert (saved.version, saved.logged, saved.hint_count) == (stored.version, stored.logged, 9)
+    assert saved.actions.count() == stored.actions.count()
+    assert row.logged == stored.logged
+
+
+@postgres_only
+def test_a_row_read_again_after_a_lost_race_saves(stored):
+    rows.fetch(OWNER, stored.pk)
+    Game.objects.filter(pk=stored.pk).update(hint_count=9)
+    row = rows.fetch(OWNER, stored.pk)
+    row.version += 1
+
+    assert rows.save(row, [("draw", None)]) is True
+    assert rows.save(row, [("pause", None)]) is True  # its token follows its own writes
+
+    saved = Game.objects.get(pk=stored.pk)
+    assert (saved.version, saved.logged) == (stored.version + 1, stored.logged + 2)
+
+
+@postgres_only
+def test_a_move_that_loses_the_race_is_worked_out_again(monkeypatch):
+    """Another request writes the game after this tap read it: the tap, made for the table it
+    read, is stale; one without a version is applied to the table as the other request left it."""
+    game = play.current(OWNER).row
+    reads = []
+    table_of = play.table_of
+
+    def racing_table_of(row):
+        reads.append(row.version)
+        if len(reads) == 1:  # between this request's read and its write
+            play.move(OWNER, game.pk, row.version, "draw")
+        return table_of(row)
+
+    monkeypatch.setattr(play, "table_of", racing_table_of)
+    stale = play.move(OWNER, game.pk, game.version, "draw")
+
+    assert stale.message == play.STALE and stale.row.version == game.version + 1
+
+    reads.clear()
+    applied = play.move(OWNER, game.pk, None, "draw")
+
+    # This tap's read, the other request's read of the same table, then this tap's second read.
+    assert reads == [game.version + 1, game.version + 1, game.version + 2]
+    assert not applied.message and applied.row.version == game.version + 3
+    saved = Game.objects.get(pk=game.pk)
+    assert saved.moves == ["draw"] * 3 and saved.version == game.version + 3
+    assert list(saved.actions.values_list("kind", flat=True)) == ["new", "draw", "draw", "draw"]
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_a_taps_read_replaces_a_connection_the_database_dropped(stored):
+    """The game's read stands for the request's health check: it finds the kept connection gone
+    (as after a database restart), connects again and answers."""
+    connection.ensure_connection()
+    dropped = connection.connection.info.backend_pid
+    with psycopg.connect(**connection.get_connection_params()) as other:
+        other.execute("SELECT pg_terminate_backend(%s)", [dropped])
+    close_old_connections()  # a new request begins
+
+    assert rows.fetch(OWNER, stored.pk).pk == stored.pk
+    assert connection.connection.info.backend_pid != dropped
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_within_a_request_a_dropped_connection_is_an_error(stored):
+    rows.fetch(OWNER, stored.pk)  # the request's check is done
+    with psycopg.connect(**connection.get_connection_params()) as other:
+        other.execute("SELECT pg_terminate_backend(%s)", [connection.connection.info.backend_pid])
+
+    with pytest.raises(OperationalError):
+        rows.fetch(OWNER, stored.pk)
+    connection.close()
