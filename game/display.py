@@ -6,8 +6,8 @@ Face-down cards carry no card, and the stock is only a count, so neither can lea
 from functools import cache, lru_cache
 from types import MappingProxyType
 
+from django.template.loader import get_template
 from django.urls import reverse
-from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from game.engine.cards import SUIT_SYMBOLS, card_code, card_label, is_red, rank_symbol
@@ -32,25 +32,31 @@ def face(card: int) -> dict:
     }
 
 
+# The pieces a tap redraws are rendered from their partials once per process for each form they
+# take (a few thousand cards, 156 waste cards, 48 stocks) and reused as they are.
+
+
 @cache
 def card_button(pos: int, card: int | None, free: bool, hint: bool) -> SafeString:
-    """A card on the peaks (`card` None when face down), as the button that takes it. Built once
-    per process for each of its few thousand forms: a tap redraws every card standing."""
-    classes = f"card r{ROW_OF[pos]} x{grid_column(pos)}"
-    flags = (" data-free" if free else "") + (" data-hint" if hint else "")
-    if card is None:
-        return format_html(
-            '<button id="c{}" name="pos" value="{}" data-pos="{}" class="{} back"'
-            ' aria-label="face-down card"{}></button>',
-            pos, pos, pos, classes, flags,
-        )  # fmt: skip
-    shown = face(card)
-    return format_html(
-        '<button id="c{}" name="pos" value="{}" data-pos="{}" class="{}{}" data-card="{}"'
-        ' aria-label="{}"{}><b data-g="{}"></b><i data-g="{}"></i></button>',
-        pos, pos, pos, classes, " red" if shown["red"] else "", shown["code"], shown["label"],
-        flags, shown["rank"], shown["suit"],
-    )  # fmt: skip
+    """A card on the peaks (`card` None when face down), as the button that takes it."""
+    shown = None if card is None else face(card)
+    place = {"pos": pos, "row": ROW_OF[pos], "column": grid_column(pos)}
+    return _piece("card", **place, face=shown, free=free, hint=hint)
+
+
+@cache
+def waste_card(card: int, moved: str) -> SafeString:
+    """The top of the waste, landing there when `moved` is "take" or "draw"."""
+    return _piece("waste", waste=face(card), moved=moved)
+
+
+@cache
+def stock_button(count: int, hinted: bool) -> SafeString:
+    return _piece("stock", stock=count, hint_draw=hinted)
+
+
+def _piece(name: str, **context) -> SafeString:
+    return get_template(f"game/play.html#{name}").render(context)
 
 
 @lru_cache(maxsize=4096)
@@ -87,21 +93,20 @@ def context(outcome: Outcome, **extra) -> dict:
         "game": row,
         "links": links(row.pk),
         "cards": cards,
-        "waste": face(table.waste_top),
+        "waste_card": waste_card(table.waste_top, outcome.moved),
         "stock": table.stock_count,
+        "stock_button": stock_button(table.stock_count, hinted == DRAW),
         "standing": TABLEAU_SIZE - table.cleared,
         "cleared": table.cleared,
         "run": table.run,
         "longest_run": table.longest_run,
         "run_reset": outcome.run_reset,
-        "moved": outcome.moved,
         "clock": clock(elapsed),
         "clock_ms": elapsed,
         "clock_running": row.running_since is not None,
         "message": outcome.message,
         "news": outcome.news,
         "hint": hint,
-        "hint_draw": hinted == DRAW,
         "panel": panel,
         **extra,
     }
