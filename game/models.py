@@ -70,14 +70,16 @@ class Game(models.Model):
         LEFT = "left", "left unfinished"
         SKIPPED = "skipped", "left untouched"
 
+    # The foreign keys have no index of their own: each leads one of the indexes below, which
+    # serves every lookup by it, and each index more is written on every move.
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-        related_name="games",
+        related_name="games", db_index=False,
     )  # fmt: skip
     session_key = models.CharField(
         max_length=40, blank=True, help_text="Owner while playing anonymously."
     )
-    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="games")
+    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="games", db_index=False)
     # No index of its own: a status splits the games into a few large groups, and SQLite picks
     # such an index over the covering ones below, several times slower for the statistics.
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
@@ -94,7 +96,7 @@ class Game(models.Model):
     logged = models.PositiveIntegerField(
         default=0, help_text="Entries in the action log: the next one gets seq logged + 1."
     )
-    started_at = models.DateTimeField(default=timezone.now, db_index=True)
+    started_at = models.DateTimeField(default=timezone.now)  # indexed with the status, below
     current_since = models.DateTimeField(
         default=timezone.now,
         help_text="When this became its player's table: the newest is the one `/` shows.",
@@ -108,7 +110,13 @@ class Game(models.Model):
             models.Index(fields=["owner", "status"]),
             models.Index(fields=["owner", "-current_since"]),
             # An anonymous player's games: every tap asks whether one is newer than its own.
-            models.Index(fields=["session_key", "-current_since"]),
+            # Only anonymous games: a planner that also weighed "owner is none" by an index of
+            # the owner would read every anonymous game's entry.
+            models.Index(
+                fields=["session_key", "-current_since"],
+                condition=models.Q(owner=None),
+                name="game_anonymous_by_recency",
+            ),
             # Covering indexes for the staff statistics (game.stats): per deal and per day.
             models.Index(fields=["deal", "status"]),
             models.Index(fields=["started_at", "status"]),
@@ -149,7 +157,8 @@ class Action(models.Model):
         WIN = "win"
         DEAD_END = "dead_end", "dead end"
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="actions")
+    # No index of its own: the one on (game, seq) below serves every lookup by game.
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="actions", db_index=False)
     seq = models.PositiveIntegerField()
     kind = models.CharField(max_length=10, choices=Kind.choices, db_index=True)
     pos = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Card taken.")
