@@ -6,7 +6,8 @@ the cache and sessions when it answers. At each concurrency level, that many sim
 each start a game and tap legal moves (a card that fits, else the stock, a new deal when the
 game is over), asking for a Hint every --hint-every taps and playing what it marks. Then the same
 number of clients request the trivial view /healthz (no database) for the same time: the floor,
-what Django and gunicorn cost on their own.
+what Django and gunicorn cost on their own. Each load runs --warmup seconds before it is counted,
+so the figures are those of a server in its stride.
 
 Reports taps/s and p50 / p99 latency per level (takes, draws and new deals; hints apart, since
 their search budget is their own), the floor's, and the ratio of the p99s.
@@ -46,6 +47,13 @@ def main(argv=None):
     parser.add_argument("--backends", nargs="+", default=["sqlite", "postgres"])
     parser.add_argument("--levels", nargs="+", type=int, default=[1, 10, 20, 50])
     parser.add_argument("--seconds", type=float, default=10.0, help="per level, taps and floor")
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=3.0,
+        help="seconds of the same load before each measurement, not counted: a fresh server first"
+        " imports, connects, prepares its statements and starts its hint search processes",
+    )
     parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1) + 1)
     parser.add_argument("--threads", type=int, default=4, help="per worker (gthread)")
     parser.add_argument(
@@ -98,34 +106,34 @@ def redis_answers(url) -> bool:
 
 
 def measure(port, level, args) -> dict:
-    taps, hints = [], []
+    taps, hints, floor_times = Timings(), Timings(), Timings()
     errors = []
 
     def play(i):
         player = Player([port], keep_alive=True)
         player.open()
         count = 0
-        while time.monotonic() < deadline:
+        while taps.running():
             count += 1
             if count % args.hint_every == 0:
-                hints.append(timed(errors, player.act, "hint"))
+                hints.time(errors, player.act, "hint")
                 if player.table.hint is not None:
                     action = "draw" if player.table.hint == "draw" else "take"
                     form = {} if action == "draw" else {"pos": player.table.hint}
-                    taps.append(timed(errors, player.act, action, **form))
+                    taps.time(errors, player.act, action, **form)
                     continue
             action, form = player.next_move()
-            taps.append(timed(errors, player.act, action, **form))
+            taps.time(errors, player.act, action, **form)
 
     def floor(i):
         client = Client(port, keep_alive=True)
-        while time.monotonic() < deadline:
-            floor_times.append(timed(errors, client.request, "GET", "/healthz"))
+        while floor_times.running():
+            floor_times.time(errors, client.request, "GET", "/healthz")
 
-    deadline = time.monotonic() + args.seconds
+    for timings in (taps, hints):
+        timings.start(args.warmup, args.seconds)
     run_parallel(level, play)
-    floor_times = []
-    deadline = time.monotonic() + args.seconds
+    floor_times.start(args.warmup, args.seconds)
     run_parallel(level, floor)
     return {
         "level": level,
@@ -136,13 +144,26 @@ def measure(port, level, args) -> dict:
     }
 
 
-def timed(errors, request, *args, **kwargs) -> float:
-    started = time.perf_counter()
-    response = request(*args, **kwargs)
-    elapsed = time.perf_counter() - started
-    if response.status != 200:
-        errors.append(response.status)
-    return elapsed
+class Timings(list):
+    """Seconds each request took, of those started between the end of the warm-up and the end of
+    the run."""
+
+    def start(self, warmup: float, seconds: float) -> None:
+        self.counted_from = time.monotonic() + warmup
+        self.until = self.counted_from + seconds
+
+    def running(self) -> bool:
+        return time.monotonic() < self.until
+
+    def time(self, errors, request, *args, **kwargs) -> None:
+        counted = time.monotonic() >= self.counted_from
+        started = time.perf_counter()
+        response = request(*args, **kwargs)
+        elapsed = time.perf_counter() - started
+        if counted:
+            self.append(elapsed)
+            if response.status != 200:
+                errors.append(response.status)
 
 
 def run_parallel(count, target):
