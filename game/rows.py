@@ -66,9 +66,15 @@ def change():
     writer at a time in, so there this is a transaction that takes the write lock as it begins
     (`transaction_mode`); PostgreSQL needs none: `save` writes only a row unchanged since it was
     read, and says whether it did, so the caller reads again and decides afresh."""
-    if connections[DEFAULT_DB_ALIAS].vendor == "postgresql":
+    if _versioned(connections[DEFAULT_DB_ALIAS]):
         return nullcontext()
     return transaction.atomic()
+
+
+def _versioned(connection) -> bool:
+    """Whether the game query reads each row's token and `save` writes only an unchanged row: one
+    decision for both, so that no row is ever written unchecked for want of a token."""
+    return connection.vendor == "postgresql"
 
 
 def game_query(owner: dict, game_id: int, lock: bool = False) -> tuple[str, list]:
@@ -78,7 +84,7 @@ def game_query(owner: dict, game_id: int, lock: bool = False) -> tuple[str, list
     game_is_theirs, _ = _theirs("game", owner)
     sql = GAME_SQL.format(
         game_columns=GAME_COLUMNS,
-        token=TOKEN.format(table="game") if connection.vendor == "postgresql" else "NULL",
+        token=TOKEN.format(table="game") if _versioned(connection) else "NULL",
         newer_is_theirs=newer_is_theirs,
         game_is_theirs=game_is_theirs,
     )
@@ -144,7 +150,7 @@ def save(row: Game, entries: list) -> bool:
         return True
     values = [field.pre_save(row, False) for field in UPDATED_FIELDS]
     update = [*_prepared(connection, UPDATED_FIELDS, values), row.pk]
-    if connection.vendor != "postgresql":
+    if not _versioned(connection):
         with connection.cursor() as cursor:
             cursor.execute(UPDATE_SQL, update)
         _append(connection, row.pk, log)
