@@ -108,5 +108,11 @@ def context(outcome: Outcome, **extra) -> dict:
         "news": outcome.news,
         "hint": hint,
         "panel": panel,
+        # Every name the template reads is here: a missing one costs a failed lookup (an
+        # exception caught) each time it is read.
+        "tip": False,
+        "look": False,
+        "deal_text": "",
+        "oob": False,
         **extra,
     }
