@@ -108,41 +108,55 @@ def current(owner: dict, resume: bool = True) -> Outcome:
 
 
 def move(owner: dict, game_id: int, version: int | None, action: state.Move) -> Outcome:
-    """Take a card (a position), draw or undo. Should another request write the game between
-    reading and writing it, the move is worked out again on the game as that request left it (a
-    tap made for the older table is then stale): each round, someone's write goes through."""
+    """Take a card (a position), draw or undo. The move is worked out on the row as this process
+    last saw it, if it kept it (`rows.fetch`), else as read; should that row be out of date, or
+    another request write the game between reading and writing it, the move is worked out again
+    on the game as the database now holds it (a tap made for the older table is then stale):
+    each round, someone's write goes through. An answer that writes nothing (a refusal, a stale
+    tap) is given only from a row just read."""
+    recent = True
     while True:
         with rows.change():
-            row = _owned(owner, game_id)
-            if _stale(row, version):
-                return _answer_stale(owner, row)
-            table = table_of(row)
-            if row.status == Status.WON:
-                return Outcome(row, table, message=DEAL_WON)
-            run_before = table.run
-            refusal = table.apply(action)
-            if refusal:
-                return Outcome(row, table, message=refusal)
-            entries = _resume_clock(row)
-            outcome = Outcome(row, table, moved=_kind_of(action))
-            if action == state.UNDO:
-                row.undo_count += 1
-                entries.append((Kind.UNDO, None))
-                outcome.news = "Move undone."
-            else:
-                row.move_count += 1
-                entries.append((Kind.DRAW, None) if action == state.DRAW else (Kind.TAKE, action))
-                outcome.news = _news(table, action, run_before)
-                if action == state.DRAW:
-                    outcome.run_reset = run_before
-            entries += _settle(row, table)
-            row.moves = table.moves
-            row.seen = sorted(table.seen)
-            row.cleared = table.cleared
-            row.longest_run = table.longest_run
-            row.version += 1
-            if rows.save(row, entries):
+            row = _owned(owner, game_id, recent=recent)
+            recent = False
+            outcome, entries = _moved(row, version, action)
+            if entries and rows.save(row, entries, current=True):
                 return outcome
+            if not entries and not row.recent:
+                return outcome or _answer_stale(owner, row)
+
+
+def _moved(row: Game, version: int | None, action: state.Move) -> tuple[Outcome | None, list]:
+    """The move applied to the row, and the log entries to write with it; no entries when it
+    changes nothing, and no outcome either when the request is stale."""
+    if _stale(row, version):
+        return None, []
+    table = table_of(row)
+    if row.status == Status.WON:
+        return Outcome(row, table, message=DEAL_WON), []
+    run_before = table.run
+    refusal = table.apply(action)
+    if refusal:
+        return Outcome(row, table, message=refusal), []
+    entries = _resume_clock(row)
+    outcome = Outcome(row, table, moved=_kind_of(action))
+    if action == state.UNDO:
+        row.undo_count += 1
+        entries.append((Kind.UNDO, None))
+        outcome.news = "Move undone."
+    else:
+        row.move_count += 1
+        entries.append((Kind.DRAW, None) if action == state.DRAW else (Kind.TAKE, action))
+        outcome.news = _news(table, action, run_before)
+        if action == state.DRAW:
+            outcome.run_reset = run_before
+    entries += _settle(row, table)
+    row.moves = table.moves
+    row.seen = sorted(table.seen)
+    row.cleared = table.cleared
+    row.longest_run = table.longest_run
+    row.version += 1
+    return outcome, entries
 
 
 def leave(owner: dict, game_id: int, version: int | None, deal: Deal | None, kind) -> Outcome:
@@ -248,9 +262,10 @@ def _random_deal() -> Deal:
     return Deal.for_number(secrets.randbelow(RANDOM_DEALS) + 1)
 
 
-def _owned(owner: dict, game_id: int, lock: bool = False) -> Game:
-    """One of the player's games (404 for anyone else's), locked for the transaction if asked."""
-    row = rows.fetch(owner, game_id, lock)
+def _owned(owner: dict, game_id: int, lock: bool = False, recent: bool = False) -> Game:
+    """One of the player's games (404 for anyone else's), locked for the transaction if asked,
+    or as this process last saw it if it kept it (`recent`: see `rows.fetch`)."""
+    row = rows.fetch(owner, game_id, lock, recent)
     if row is None:
         raise Http404(NOT_YOURS)
     return row

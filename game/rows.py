@@ -8,10 +8,13 @@ a query would load them. Each function looks up the thread's connection once: ev
 read through `django.db.connection` goes through a thread-local proxy.
 
 On PostgreSQL a move needs no transaction of its own (see `change`): the row and its log entries
-are written by one statement, and only if nobody has written the row since it was read. A tap is
-then two statements and two round trips, where a locked transaction took five.
+are written by one statement, and only if nobody has written the row since it was read. Each
+process also keeps the rows it last read or wrote (`RECENT_ROWS`), so a tap usually reads
+nothing: its write finds out whether the kept row is still the one in the database. A tap is
+then one statement and one round trip, where a locked transaction took five.
 """
 
+import threading
 from contextlib import nullcontext
 from functools import cache, lru_cache
 
@@ -51,14 +54,28 @@ ENTRY_FIELDS = [Action._meta.get_field(name) for name in ("seq", "kind", "pos", 
 LOGGED_FIELDS = [GAME_KEY, *ENTRY_FIELDS]
 
 WRITE_SQL = """
-WITH written AS ({update}{unchanged} RETURNING id, {token} AS token)
+WITH written AS ({update}{unchanged}{current} RETURNING id, {token} AS token)
 INSERT INTO game_action ({logged_columns})
 SELECT written.id, entry.* FROM written, (VALUES {entries}) AS entry
 RETURNING (SELECT token FROM written)
 """
 """PostgreSQL: the row and its new log entries in one statement, so in one transaction of its own.
-With a token (the row as it was read) the row is written only if it is unchanged since; else
-nothing is, and the statement returns no rows."""
+With a token (the row as it was read) the row is written only if it is unchanged since, and with
+`current` only if it is still its player's current game; else nothing is, and the statement
+returns no rows."""
+NEWER = """
+NOT EXISTS (
+    SELECT 1 FROM game_game newer
+    WHERE {newer_is_theirs}
+    AND (newer.current_since, newer.id) > (game_game.current_since, game_game.id)
+)"""
+"""PostgreSQL, for WRITE_SQL: the player has not moved on from the game (GAME_SQL's `moved_on`)."""
+
+RECENT_ROWS = 4096
+"""PostgreSQL: how many rows each process keeps, as it last read or wrote them, with their tokens
+(see `fetch`); the oldest kept is dropped first."""
+_recent: dict[int, tuple] = {}
+_recent_lock = threading.Lock()
 
 
 def change():
@@ -80,8 +97,8 @@ def _versioned(connection) -> bool:
 def game_query(owner: dict, game_id: int, lock: bool = False) -> tuple[str, list]:
     """GAME_SQL for one of the player's games, and its parameters."""
     connection = connections[DEFAULT_DB_ALIAS]
-    newer_is_theirs, key = _theirs("newer", owner)
-    game_is_theirs, _ = _theirs("game", owner)
+    newer_is_theirs, key = _theirs("newer", *_owner_key(owner))
+    game_is_theirs, _ = _theirs("game", *_owner_key(owner))
     sql = GAME_SQL.format(
         game_columns=GAME_COLUMNS,
         token=TOKEN.format(table="game") if _versioned(connection) else "NULL",
@@ -93,27 +110,69 @@ def game_query(owner: dict, game_id: int, lock: bool = False) -> tuple[str, list
     return sql, [key, game_id, key]
 
 
-def fetch(owner: dict, game_id: int, lock: bool = False) -> Game | None:
-    """One of the player's games with its deal and `moved_on`, or None if it is not theirs."""
+def fetch(owner: dict, game_id: int, lock: bool = False, recent: bool = False) -> Game | None:
+    """One of the player's games with its deal and `moved_on`, or None if it is not theirs.
+
+    With `recent`, on PostgreSQL, the row as this process last read or wrote it, if it kept it:
+    `recent` is then set on the row and `moved_on` is False, both unchecked. Such a row may be
+    out of date, so it is good only for a `save` that checks both (`current`): an answer that
+    writes nothing must come from the database's own row."""
     connection = connections[DEFAULT_DB_ALIAS]
-    found = _checked_read(connection, *game_query(owner, game_id, lock))
+    if recent and not lock and _versioned(connection):
+        row = _recalled(owner, game_id)
+        if row is not None:
+            return row
+    found = _first_row(connection, *game_query(owner, game_id, lock))
     if found is None:
         return None
     values = _loaded(connection, found)
     row = Game.from_db(connection.alias, GAME_ATTNAMES, values[: len(GAME_FIELDS)])
     deal = [row.deal_id, *values[len(GAME_FIELDS) :]]
     row.deal = Deal.from_db(connection.alias, ["id", "deck", "number"], deal)
-    row.token, row.moved_on = found[-2], bool(found[-1])
+    row.token, row.moved_on, row.recent = found[-2], bool(found[-1]), False
+    if row.token is not None:
+        _remember(row)
     return row
 
 
-def _checked_read(connection, sql: str, params: list) -> tuple | None:
-    """The first row of a read that also stands for the request's connection health check
+def _remember(row: Game) -> None:
+    """Keep the row as it now stands in the database, as its token says."""
+    values = tuple(_copied(getattr(row, name)) for name in GAME_ATTNAMES)
+    with _recent_lock:
+        _recent.pop(row.pk, None)
+        _recent[row.pk] = (values, row.deal, row.token)
+        if len(_recent) > RECENT_ROWS:
+            del _recent[next(iter(_recent))]
+
+
+def _recalled(owner: dict, game_id: int) -> Game | None:
+    """The kept row of one of the player's games, if there is one."""
+    kept = _recent.get(game_id)
+    if kept is None:
+        return None
+    values, deal, token = kept
+    row = Game.from_db(DEFAULT_DB_ALIAS, GAME_ATTNAMES, [_copied(value) for value in values])
+    if _owner_key(owner) != (row.owner_id, row.session_key if row.owner_id is None else None):
+        return None
+    row.deal, row.token, row.moved_on, row.recent = deal, token, False, True
+    return row
+
+
+def _copied(value):
+    """A JSON column's list apart from the row's, which its caller may change."""
+    return list(value) if isinstance(value, list) else value
+
+
+def _first_row(connection, sql: str, params: list, repeatable: bool = True) -> tuple | None:
+    """The first row of a statement that also stands for the request's connection health check
     (CONN_HEALTH_CHECKS): a kept connection that the database has dropped, as a restart does, is
-    replaced and the read asked again, without the check's own round trip before every tap. Only
-    a read outside a transaction may be asked twice."""
+    replaced and the statement sent again, without the check's own round trip before every tap.
+    Only a `repeatable` statement outside a transaction may be sent twice: a read, or a write
+    that checks the row's token (had the first one gone through, the second finds the row
+    changed and writes nothing)."""
     stands_for_check = (
-        connection.health_check_enabled
+        repeatable
+        and connection.health_check_enabled
         and not connection.health_check_done
         and connection.connection is not None
         and not connection.in_atomic_block
@@ -121,25 +180,26 @@ def _checked_read(connection, sql: str, params: list) -> tuple | None:
     if stands_for_check:
         connection.health_check_done = True
     try:
-        return _read(connection, sql, params)
+        return _fetchone(connection, sql, params)
     except (OperationalError, InterfaceError):
         if not stands_for_check:
             raise
         connection.close()
-    return _read(connection, sql, params)
+    return _fetchone(connection, sql, params)
 
 
-def _read(connection, sql: str, params: list) -> tuple | None:
+def _fetchone(connection, sql: str, params: list) -> tuple | None:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchone()
 
 
-def save(row: Game, entries: list) -> bool:
+def save(row: Game, entries: list, current: bool = False) -> bool:
     """Write the row and append entries (kind, position or detail) to its log, in order. False,
-    with nothing written, when someone else has written the row since `fetch` read it (only on
-    PostgreSQL outside a transaction holding the row's lock: see `change`). The row counts its
-    log entries, so numbering the next ones needs no query."""
+    with nothing written, when someone else has written the row since `fetch` read it, or, with
+    `current`, when its player has moved on to another game (only on PostgreSQL outside a
+    transaction holding the row's lock: see `change`). The row counts its log entries, so
+    numbering the next ones needs no query."""
     assert entries, "every write of a game is logged"
     connection = connections[DEFAULT_DB_ALIAS]
     log = _entries(connection, row.logged + 1, entries)
@@ -155,17 +215,27 @@ def save(row: Game, entries: list) -> bool:
             cursor.execute(UPDATE_SQL, update)
         _append(connection, row.pk, log)
         return True
-    token = getattr(row, "token", None)
-    unchanged = [] if token is None else [token]
-    with connection.cursor() as cursor:
-        sql = _write_sql(len(entries), bool(unchanged))
-        cursor.execute(sql, [*update, *unchanged, *(value for entry in log for value in entry)])
-        written = cursor.fetchone()
+    row.token = getattr(row, "token", None)
+    sql, params = _write_query(row, update, log, current)
+    written = _first_row(connection, sql, params, repeatable=row.token is not None)
     if written is None:
         row.logged -= len(entries)
         return False
     row.token = written[0]
+    _remember(row)
     return True
+
+
+def _write_query(row: Game, update: list, log: list[list], current: bool) -> tuple[str, list]:
+    """PostgreSQL: WRITE_SQL for the row's UPDATE_SQL values and its log entries, checked against
+    its token if it has one, and its parameters."""
+    unchanged = [] if row.token is None else [row.token]
+    newer_is_theirs, key = ("", None)
+    if current:
+        newer_is_theirs, key = _theirs("newer", row.owner_id, row.session_key)
+    sql = _write_sql(len(log), bool(unchanged), newer_is_theirs)
+    entry_values = [value for entry in log for value in entry]
+    return sql, [*update, *unchanged, *([key] if current else []), *entry_values]
 
 
 def _entries(connection, first: int, entries: list) -> list[list]:
@@ -185,24 +255,32 @@ def _append(connection, game_id: int, log: list[list]) -> None:
         cursor.execute(_insert_sql(len(log)), [value for entry in log for value in (game, *entry)])
 
 
-def _theirs(alias: str, owner: dict) -> tuple[str, object]:
+def _owner_key(owner: dict) -> tuple[int | None, str | None]:
+    """The player's account id, or None and their anonymous session's key."""
+    if owner["owner"] is None:
+        return None, owner["session_key"]
+    return owner["owner"].pk, None
+
+
+def _theirs(alias: str, owner_id: int | None, session_key: str | None) -> tuple[str, object]:
     """The condition that a game (table alias) is the player's, as the indexes serve it, and its
     parameter."""
-    if owner["owner"] is None:
-        return f"{alias}.owner_id IS NULL AND {alias}.session_key = %s", owner["session_key"]
-    return f"{alias}.owner_id = %s", owner["owner"].pk
+    if owner_id is None:
+        return f"{alias}.owner_id IS NULL AND {alias}.session_key = %s", session_key
+    return f"{alias}.owner_id = %s", owner_id
 
 
 @cache
-def _write_sql(count: int, checked: bool) -> str:
-    """WRITE_SQL for `count` entries; `checked`: only if the row's token is as it was read. Each
-    entry's values are cast to their columns' types (VALUES alone would take a missing
-    position for text)."""
+def _write_sql(count: int, checked: bool, newer_is_theirs: str) -> str:
+    """WRITE_SQL for `count` entries; `checked`: only if the row's token is as it was read;
+    `newer_is_theirs` (if any): only if no game so named is newer. Each entry's values are cast
+    to their columns' types (VALUES alone would take a missing position for text)."""
     casts = [field.cast_db_type(connections[DEFAULT_DB_ALIAS]) for field in ENTRY_FIELDS]
     entry = "({})".format(", ".join(f"%s::{cast}" for cast in casts))
     return WRITE_SQL.format(
         update=UPDATE_SQL,
         unchanged=f" AND {TOKEN.format(table='game_game')} = %s" if checked else "",
+        current=f" AND {NEWER.format(newer_is_theirs=newer_is_theirs)}" if newer_is_theirs else "",
         token=TOKEN.format(table="game_game"),
         logged_columns=", ".join(field.column for field in LOGGED_FIELDS),
         entries=", ".join([entry] * count),

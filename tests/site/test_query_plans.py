@@ -1,6 +1,6 @@
-"""Every tap starts with one query for the game. On PostgreSQL, among many other players' games,
-indexes serve each part of it, so a tap costs the same with a thousand games or a hundred
-million."""
+"""Every tap reads its game (unless its process kept the row) and writes it back. On PostgreSQL,
+among many other players' games, indexes serve each part of both, so a tap costs the same with a
+thousand games or a hundred million."""
 
 import pytest
 from django.db import connection
@@ -67,3 +67,33 @@ def test_an_account_holders_game_query_reads_no_whole_table(crowded, django_user
     game = play.current(owner).row
 
     assert "Seq Scan" not in plan_of_the_game_query(owner, game, lock)
+
+
+def plan_of_a_taps_write(owner, monkeypatch):
+    game = play.current(owner).row
+    sent = []
+    first_row = rows._first_row
+
+    def sending(connection, sql, params, **options):
+        sent.append((sql, params))
+        return first_row(connection, sql, params, **options)
+
+    monkeypatch.setattr(rows, "_first_row", sending)
+    play.move(owner, game.pk, game.version, "draw")
+    sql, params = sent[-1]
+    assert "NOT EXISTS" in sql  # the write checks that the player has not moved on
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN {sql}", params)
+        return "\n".join(row[0] for row in cursor.fetchall())
+
+
+def test_an_anonymous_players_write_reads_no_whole_table(crowded, monkeypatch):
+    owner = {"owner": None, "session_key": "k" * 32}
+
+    assert "Seq Scan" not in plan_of_a_taps_write(owner, monkeypatch)
+
+
+def test_an_account_holders_write_reads_no_whole_table(crowded, django_user_model, monkeypatch):
+    owner = {"owner": django_user_model.objects.create_user("alice", password="x")}
+
+    assert "Seq Scan" not in plan_of_a_taps_write(owner, monkeypatch)

@@ -5,6 +5,8 @@ from datetime import timedelta
 import psycopg
 import pytest
 from django.db import OperationalError, close_old_connections, connection
+from django.http import Http404
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from game import play, rows
@@ -185,3 +187,114 @@ def test_within_a_request_a_dropped_connection_is_an_error(stored):
     with pytest.raises(OperationalError):
         rows.fetch(OWNER, stored.pk)
     connection.close()
+
+
+# A process's kept rows (PostgreSQL)
+
+
+@pytest.fixture
+def kept(monkeypatch):
+    """This process's kept rows, empty to begin with."""
+    monkeypatch.setattr(rows, "_recent", {})
+    return rows._recent
+
+
+def statements(action) -> list[str]:
+    with CaptureQueriesContext(connection) as captured:
+        action()
+    return [query["sql"] for query in captured.captured_queries]
+
+
+@postgres_only
+def test_a_tap_on_a_row_its_process_kept_is_one_statement(kept):
+    game = play.current(OWNER).row
+    first = play.move(OWNER, game.pk, game.version, "draw")  # read, then written and kept
+
+    sent = statements(lambda: play.move(OWNER, game.pk, first.row.version, "draw"))
+
+    assert len(sent) == 1 and sent[0].lstrip().startswith("WITH written AS (UPDATE")
+    saved = Game.objects.get(pk=game.pk)
+    assert saved.moves == ["draw", "draw"] and saved.version == game.version + 2
+
+
+@postgres_only
+def test_a_kept_row_another_server_has_changed_is_read_again(kept):
+    game = play.current(OWNER).row
+    first = play.move(OWNER, game.pk, game.version, "draw")
+    # Another app server's draw, written behind this process's back.
+    Game.objects.filter(pk=game.pk).update(moves=["draw", "draw"], version=first.row.version + 1)
+
+    stale = play.move(OWNER, game.pk, first.row.version, "draw")
+    assert stale.message == play.STALE and stale.row.version == first.row.version + 1
+
+    kept.clear()
+    play.move(OWNER, game.pk, first.row.version, "draw")  # kept afresh, out of date again
+    Game.objects.filter(pk=game.pk).update(moves=["draw"] * 3, version=first.row.version + 2)
+    applied = play.move(OWNER, game.pk, first.row.version + 2, "draw")
+
+    assert not applied.message and applied.row.version == first.row.version + 3
+    assert Game.objects.get(pk=game.pk).moves == ["draw"] * 4
+
+
+@postgres_only
+def test_a_refusal_is_never_answered_from_a_kept_row(kept):
+    game = play.current(OWNER).row
+    play.move(OWNER, game.pk, game.version, "draw")
+    # Elsewhere the deal was won; this process still keeps the row as it was.
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.WON)
+
+    answer = play.move(OWNER, game.pk, None, 0)
+
+    assert answer.message == play.DEAL_WON
+
+
+@postgres_only
+def test_a_tap_on_a_game_its_player_left_elsewhere_is_stale(kept):
+    """The player took up another game on another device, which did not write this one (its
+    clock was stopped): the kept row still looks current, and the write finds out."""
+    first = play.current(OWNER).row
+    table = play.new_deal(OWNER, first.pk, first.version).row
+    drawn = play.move(OWNER, table.pk, table.version, "draw").row
+    play.pause(OWNER, table.pk)
+    play.take_up(OWNER, first.pk)
+
+    answer = play.move(OWNER, table.pk, drawn.version, "draw")
+
+    assert answer.message == play.STALE and answer.row.pk == first.pk
+    assert Game.objects.get(pk=table.pk).moves == ["draw"]
+
+
+@postgres_only
+def test_a_kept_row_is_not_anyone_elses(kept):
+    game = play.current(OWNER).row
+    play.move(OWNER, game.pk, game.version, "draw")
+
+    with pytest.raises(Http404):
+        play.move({"owner": None, "session_key": "t" * 32}, game.pk, None, "draw")
+
+
+@postgres_only
+def test_a_process_keeps_a_bounded_number_of_rows(kept, monkeypatch):
+    monkeypatch.setattr(rows, "RECENT_ROWS", 2)
+    games = [play.current({"owner": None, "session_key": f"{i}" * 32}).row for i in range(3)]
+    for i, game in enumerate(games):
+        rows.fetch({"owner": None, "session_key": f"{i}" * 32}, game.pk)
+
+    assert list(kept) == [games[1].pk, games[2].pk]
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_a_taps_write_replaces_a_connection_the_database_dropped(kept):
+    """A tap on a kept row reads nothing: its write stands for the health check instead."""
+    game = play.current(OWNER).row
+    first = play.move(OWNER, game.pk, game.version, "draw")
+    dropped = connection.connection.info.backend_pid
+    with psycopg.connect(**connection.get_connection_params()) as other:
+        other.execute("SELECT pg_terminate_backend(%s)", [dropped])
+    close_old_connections()  # a new request begins
+
+    second = play.move(OWNER, game.pk, first.row.version, "draw")
+
+    assert not second.message and connection.connection.info.backend_pid != dropped
+    assert Game.objects.get(pk=game.pk).moves == ["draw", "draw"]
