@@ -108,8 +108,8 @@ def context(outcome: Outcome, **extra) -> dict:
         "news": outcome.news,
         "hint": hint,
         "panel": panel,
-        # Every name the template reads is here: a missing one costs a failed lookup (an
-        # exception caught) each time it is read.
+        # Defaults for what only some pages set: a name missing from the context costs a failed
+        # lookup (an exception caught) each time the template reads it.
         "tip": False,
         "look": False,
         "deal_text": "",

@@ -11,7 +11,7 @@ On PostgreSQL a move needs no transaction of its own (see `change`): the row and
 are written by one statement, and only if nobody has written the row since it was read. Each
 process also keeps the rows it last read or wrote (`RECENT_ROWS`), so a tap usually reads
 nothing: its write finds out whether the kept row is still the one in the database. A tap is
-then one statement and one round trip, where a locked transaction took five.
+then one statement and one round trip to the database, where a locked transaction took five.
 """
 
 import threading
@@ -97,8 +97,9 @@ def _versioned(connection) -> bool:
 def game_query(owner: dict, game_id: int, lock: bool = False) -> tuple[str, list]:
     """GAME_SQL for one of the player's games, and its parameters."""
     connection = connections[DEFAULT_DB_ALIAS]
-    newer_is_theirs, key = _theirs("newer", *_owner_key(owner))
-    game_is_theirs, _ = _theirs("game", *_owner_key(owner))
+    owner_key = _owner_key(owner)
+    newer_is_theirs, key = _theirs("newer", *owner_key)
+    game_is_theirs, _ = _theirs("game", *owner_key)
     sql = GAME_SQL.format(
         game_columns=GAME_COLUMNS,
         token=TOKEN.format(table="game") if _versioned(connection) else "NULL",
@@ -215,9 +216,9 @@ def save(row: Game, entries: list, current: bool = False) -> bool:
             cursor.execute(UPDATE_SQL, update)
         _append(connection, row.pk, log)
         return True
-    row.token = getattr(row, "token", None)
-    sql, params = _write_query(row, update, log, current)
-    written = _first_row(connection, sql, params, repeatable=row.token is not None)
+    token = getattr(row, "token", None)
+    sql, params = _write_query(row, token, update, log, current)
+    written = _first_row(connection, sql, params, repeatable=token is not None)
     if written is None:
         row.logged -= len(entries)
         return False
@@ -226,16 +227,18 @@ def save(row: Game, entries: list, current: bool = False) -> bool:
     return True
 
 
-def _write_query(row: Game, update: list, log: list[list], current: bool) -> tuple[str, list]:
+def _write_query(
+    row: Game, token: str | None, update: list, log: list[list], current: bool
+) -> tuple[str, list]:
     """PostgreSQL: WRITE_SQL for the row's UPDATE_SQL values and its log entries, checked against
-    its token if it has one, and its parameters."""
-    unchanged = [] if row.token is None else [row.token]
-    newer_is_theirs, key = ("", None)
+    the token if there is one, and its parameters."""
+    checks = [] if token is None else [token]
+    newer_is_theirs = ""
     if current:
         newer_is_theirs, key = _theirs("newer", row.owner_id, row.session_key)
-    sql = _write_sql(len(log), bool(unchanged), newer_is_theirs)
-    entry_values = [value for entry in log for value in entry]
-    return sql, [*update, *unchanged, *([key] if current else []), *entry_values]
+        checks.append(key)
+    sql = _write_sql(len(log), token is not None, newer_is_theirs)
+    return sql, [*update, *checks, *(value for entry in log for value in entry)]
 
 
 def _entries(connection, first: int, entries: list) -> list[list]:
