@@ -4,10 +4,10 @@ Starts gunicorn in production mode on a loopback port over a scratch database (a
 SQLite file; a PostgreSQL database tripeaks_bench_web, created and dropped here), with Redis for
 the cache and sessions when it answers. At each concurrency level, that many simulated players
 each start a game and tap legal moves (a card that fits, else the stock, a new deal when the
-game is over), asking for a Hint every --hint-every taps and playing what it marks. Then the same
+game is over), asking for a Hint every --hint-every taps and playing what it marks. The same
 number of clients request the trivial view /healthz (no database) for the same time: the floor,
-what Django and gunicorn cost on their own. Each load runs --warmup seconds before it is counted,
-so the figures are those of a server in its stride.
+what Django and gunicorn cost on their own. The two loads take turns (--rounds), each load runs
+--warmup seconds before it is first counted, so the figures are those of a server in its stride.
 
 Reports taps/s and p50 / p99 latency per level (takes, draws and new deals; hints apart, since
 their search budget is their own), the floor's, and the ratio of the p99s.
@@ -48,6 +48,9 @@ def main(argv=None):
     parser.add_argument("--levels", nargs="+", type=int, default=[1, 10, 20, 50])
     parser.add_argument("--seconds", type=float, default=10.0, help="per level, taps and floor")
     parser.add_argument(
+        "--rounds", type=int, default=4, help="turns the taps and the floor take within a level"
+    )
+    parser.add_argument(
         "--warmup",
         type=float,
         default=3.0,
@@ -70,7 +73,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     print(
         f"gunicorn: {args.workers} workers × {args.threads} threads, {args.connections} connections"
-        f" each; {args.seconds:g} s per level;"
+        f" each; {args.seconds:g} s per level in {args.rounds} rounds;"
         f" a hint every {args.hint_every} taps ({args.hint_budget_ms} ms budget);"
         f" Redis: {args.redis or 'none'}"
     )
@@ -108,14 +111,17 @@ def redis_answers(url) -> bool:
 def measure(port, level, args) -> dict:
     taps, hints, floor_times = Timings(), Timings(), Timings()
     errors = []
+    players = [Player([port], keep_alive=True) for _ in range(level)]
+    clients = [Client(port, keep_alive=True) for _ in range(level)]
+    counts = [0] * level
 
     def play(i):
-        player = Player([port], keep_alive=True)
-        player.open()
-        count = 0
+        player = players[i]
+        if player.table is None:
+            player.open()
         while taps.running():
-            count += 1
-            if count % args.hint_every == 0:
+            counts[i] += 1
+            if counts[i] % args.hint_every == 0:
                 hints.time(errors, player.act, "hint")
                 if player.table.hint is not None:
                     action = "draw" if player.table.hint == "draw" else "take"
@@ -126,15 +132,19 @@ def measure(port, level, args) -> dict:
             taps.time(errors, player.act, action, **form)
 
     def floor(i):
-        client = Client(port, keep_alive=True)
         while floor_times.running():
-            floor_times.time(errors, client.request, "GET", "/healthz")
+            floor_times.time(errors, clients[i].request, "GET", "/healthz")
 
-    for timings in (taps, hints):
-        timings.start(args.warmup, args.seconds)
-    run_parallel(level, play)
-    floor_times.start(args.warmup, args.seconds)
-    run_parallel(level, floor)
+    # Taps and floor take turns, so that both meet the machine as it is at the time: its speed
+    # drifts by far more between minutes than a change to the site moves either.
+    share = args.seconds / args.rounds
+    for round_ in range(args.rounds):
+        warmup = args.warmup if round_ == 0 else 0.0
+        for timings in (taps, hints):
+            timings.start(warmup, share)
+        run_parallel(level, play)
+        floor_times.start(warmup, share)
+        run_parallel(level, floor)
     return {
         "level": level,
         "taps": summary(taps, args.seconds),

@@ -222,7 +222,23 @@ class Client:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         if not self.keep_alive:
             headers["Connection"] = "close"
-        connection = self.connection or http.client.HTTPConnection(
+        kept, self.connection = self.connection, None
+        try:
+            reply, text = self._exchange(kept, method, path, body, headers, timeout)
+        except (BrokenPipeError, ConnectionResetError, http.client.RemoteDisconnected):
+            if kept is None:
+                raise
+            # The server closed the kept-alive connection while it sat idle (gunicorn's keepalive
+            # timeout), before reading this request: send it on a new one, as a browser does.
+            reply, text = self._exchange(None, method, path, body, headers, timeout)
+        for header, value in reply.getheaders():
+            if header.lower() == "set-cookie":
+                name, _, rest = value.partition("=")
+                self.cookies[name.strip()] = rest.split(";", 1)[0]
+        return Response(reply.status, text)
+
+    def _exchange(self, connection, method, path, body, headers, timeout):
+        connection = connection or http.client.HTTPConnection(
             "127.0.0.1", self.port, timeout=timeout
         )
         try:
@@ -231,16 +247,12 @@ class Client:
             text = reply.read().decode()
         except BaseException:
             connection.close()
-            self.connection = None
             raise
-        for header, value in reply.getheaders():
-            if header.lower() == "set-cookie":
-                name, _, rest = value.partition("=")
-                self.cookies[name.strip()] = rest.split(";", 1)[0]
-        self.connection = connection if self.keep_alive else None
-        if not self.keep_alive:
+        if self.keep_alive:
+            self.connection = connection
+        else:
             connection.close()
-        return Response(reply.status, text)
+        return reply, text
 
 
 @dataclass
