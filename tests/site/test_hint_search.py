@@ -37,6 +37,14 @@ def test_searches_run_in_other_processes_below_the_requests():
     assert pool.submit(os.nice, 0).result() == os.nice(0) + hint_search.NICENESS
 
 
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="the idle class is Linux's")
+def test_searches_run_in_the_idle_scheduling_class():
+    pool = hint_search._executor()
+
+    assert os.sched_getscheduler(0) != os.SCHED_IDLE
+    assert pool.submit(os.sched_getscheduler, 0).result() == os.SCHED_IDLE
+
+
 def test_a_search_process_killed_from_outside_costs_no_hint():
     # Exiting abruptly inside the pool breaks it, as a kill -9 from outside would.
     with pytest.raises(BrokenProcessPool):
