@@ -6,7 +6,7 @@ the truth.
 """
 
 from django.conf import settings
-from django.db import models
+from django.db import connections, models, router
 from django.utils import timezone
 
 from game.engine.deck import deck_for_number, format_deck, parse_deck
@@ -46,18 +46,32 @@ class Deal(models.Model):
 
     @classmethod
     def for_number(cls, number: int) -> "Deal":
-        deck = format_deck(deck_for_number(number))
-        deal, _ = cls.objects.get_or_create(deck=deck, defaults={"number": number})
-        if deal.number is None:  # first started by its code: it has a number after all
-            deal.number = number
-            deal.save(update_fields=["number"])
-        return deal
+        return cls._stored(format_deck(deck_for_number(number)), number)
 
     @classmethod
     def for_code(cls, code: str) -> "Deal":
         """Raises DeckError for a malformed code."""
-        deal, _ = cls.objects.get_or_create(deck=format_deck(parse_deck(code)))
-        return deal
+        return cls._stored(format_deck(parse_deck(code)), None)
+
+    @classmethod
+    def _stored(cls, deck: str, number: int | None) -> "Deal":
+        """The deal of a deck code, made if it is new; a deal first started by its code gets its
+        number when it is first started by the number. One statement, where get_or_create took
+        four (a read, then a savepoint around the insert) and a quarter of a new deal's time. The
+        deal comes back with its deck and number loaded; anything else is read if asked for."""
+        connection = connections[router.db_for_write(cls)]
+        created_at = cls._meta.get_field("created_at").get_db_prep_save(timezone.now(), connection)
+        with connection.cursor() as cursor:
+            cursor.execute(STORED_DEAL_SQL, [deck, number, created_at])
+            pk, number = cursor.fetchone()
+        return cls.from_db(connection.alias, ["id", "deck", "number"], [pk, deck, number])
+
+
+STORED_DEAL_SQL = """
+INSERT INTO game_deal (deck, number, created_at, verdict) VALUES (%s, %s, %s, '')
+ON CONFLICT (deck) DO UPDATE SET number = COALESCE(game_deal.number, excluded.number)
+RETURNING id, number
+"""
 
 
 class Game(models.Model):
