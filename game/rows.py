@@ -49,20 +49,23 @@ UPDATED_FIELDS = [field for field in GAME_FIELDS if not field.primary_key]
 UPDATE_SQL = "UPDATE game_game SET {} WHERE id = %s".format(
     ", ".join(f"{field.column} = %s" for field in UPDATED_FIELDS)
 )
+INSERT_SQL = "INSERT INTO game_game ({}) VALUES ({})".format(
+    ", ".join(field.column for field in UPDATED_FIELDS), ", ".join(["%s"] * len(UPDATED_FIELDS))
+)
 GAME_KEY = Action._meta.get_field("game")
 ENTRY_FIELDS = [Action._meta.get_field(name) for name in ("seq", "kind", "pos", "detail", "at")]
 LOGGED_FIELDS = [GAME_KEY, *ENTRY_FIELDS]
 
 WRITE_SQL = """
-WITH written AS ({update}{unchanged}{current} RETURNING id, {token} AS token)
+WITH written AS ({write}{unchanged}{current} RETURNING id, {token} AS token)
 INSERT INTO game_action ({logged_columns})
 SELECT written.id, entry.* FROM written, (VALUES {entries}) AS entry
-RETURNING (SELECT token FROM written)
+RETURNING (SELECT token FROM written), (SELECT id FROM written)
 """
-"""PostgreSQL: the row and its new log entries in one statement, so in one transaction of its own.
-With a token (the row as it was read) the row is written only if it is unchanged since, and with
-`current` only if it is still its player's current game; else nothing is, and the statement
-returns no rows."""
+"""PostgreSQL: the row (UPDATE_SQL, or INSERT_SQL for a new game) and its new log entries in one
+statement, so in one transaction of its own. With a token (the row as it was read) the row is
+written only if it is unchanged since, and with `current` only if it is still its player's current
+game; else nothing is, and the statement returns no rows."""
 NEWER = """
 NOT EXISTS (
     SELECT 1 FROM game_game newer
@@ -206,8 +209,7 @@ def save(row: Game, entries: list, current: bool = False) -> bool:
     log = _entries(connection, row.logged + 1, entries)
     row.logged += len(entries)
     if row.pk is None:
-        row.save()
-        _append(connection, row.pk, log)
+        _insert(connection, row, log)
         return True
     values = [field.pre_save(row, False) for field in UPDATED_FIELDS]
     update = [*_prepared(connection, UPDATED_FIELDS, values), row.pk]
@@ -225,6 +227,24 @@ def save(row: Game, entries: list, current: bool = False) -> bool:
     row.token = written[0]
     _remember(row)
     return True
+
+
+def _insert(connection, row: Game, log: list[list]) -> None:
+    """A new game with its first log entries; on PostgreSQL in one statement, and kept, so its
+    first tap reads nothing either."""
+    values = _prepared(connection, UPDATED_FIELDS, [f.pre_save(row, True) for f in UPDATED_FIELDS])
+    if _versioned(connection):
+        sql = _write_sql(len(log), False, "", insert=True)
+        params = [*values, *(value for entry in log for value in entry)]
+        row.token, row.pk = _fetchone(connection, sql, params)
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(f"{INSERT_SQL} RETURNING id", values)
+            (row.pk,) = cursor.fetchone()
+        _append(connection, row.pk, log)
+    row._state.adding, row._state.db = False, connection.alias
+    if _versioned(connection):
+        _remember(row)
 
 
 def _write_query(
@@ -274,14 +294,15 @@ def _theirs(alias: str, owner_id: int | None, session_key: str | None) -> tuple[
 
 
 @cache
-def _write_sql(count: int, checked: bool, newer_is_theirs: str) -> str:
+def _write_sql(count: int, checked: bool, newer_is_theirs: str, insert: bool = False) -> str:
     """WRITE_SQL for `count` entries; `checked`: only if the row's token is as it was read;
-    `newer_is_theirs` (if any): only if no game so named is newer. Each entry's values are cast
-    to their columns' types (VALUES alone would take a missing position for text)."""
+    `newer_is_theirs` (if any): only if no game so named is newer; `insert`: a new game. Each
+    entry's values are cast to their columns' types (VALUES alone would take a missing position
+    for text)."""
     casts = [field.cast_db_type(connections[DEFAULT_DB_ALIAS]) for field in ENTRY_FIELDS]
     entry = "({})".format(", ".join(f"%s::{cast}" for cast in casts))
     return WRITE_SQL.format(
-        update=UPDATE_SQL,
+        write=INSERT_SQL if insert else UPDATE_SQL,
         unchanged=f" AND {TOKEN.format(table='game_game')} = %s" if checked else "",
         current=f" AND {NEWER.format(newer_is_theirs=newer_is_theirs)}" if newer_is_theirs else "",
         token=TOKEN.format(table="game_game"),

@@ -93,9 +93,13 @@ def test_save_inserts_a_new_game_with_its_first_entry():
 
     rows.save(row, [("new", {"deal": "5"})])
 
-    assert Game.objects.get(pk=row.pk).logged == 1
+    assert field_values(Game.objects.get(pk=row.pk)) == field_values(row)
+    assert row.logged == 1
     entry = Action.objects.get(game=row)
     assert (entry.seq, entry.kind, entry.detail) == (1, "new", {"deal": "5"})
+    row.hint_count = 1
+    row.save()  # the ORM takes the row as stored: it updates it
+    assert Game.objects.filter(**OWNER).get().hint_count == 1
 
 
 postgres_only = pytest.mark.skipif(
@@ -215,6 +219,17 @@ def test_a_tap_on_a_row_its_process_kept_is_one_statement(kept):
     assert len(sent) == 1 and sent[0].lstrip().startswith("WITH written AS (UPDATE")
     saved = Game.objects.get(pk=game.pk)
     assert saved.moves == ["draw", "draw"] and saved.version == game.version + 2
+
+
+@postgres_only
+def test_a_new_game_is_one_statement_and_kept_for_its_first_tap(kept):
+    row = Game(deal=Deal.for_number(5), running_since=timezone.now(), **OWNER)
+
+    sent = statements(lambda: rows.save(row, [("new", {"deal": "5"})]))
+
+    assert len(sent) == 1 and sent[0].lstrip().startswith("WITH written AS (INSERT")
+    tapped = statements(lambda: play.move(OWNER, row.pk, row.version, "draw"))
+    assert len(tapped) == 1 and Game.objects.get(pk=row.pk).moves == ["draw"]
 
 
 @postgres_only
