@@ -169,7 +169,7 @@ def leave(owner: dict, game_id: int, version: int | None, deal: Deal | None, kin
             _stop_clock(row)
             row.status = row.left_status()
             row.finished_at = timezone.now()
-            row.save()
+            rows.write(row)
         fresh = _start(owner, deal or row.deal, kind, left=row.pk)
         return Outcome(fresh, table_of(fresh), news=f"Deal {fresh.deal.identifier} dealt.")
 
@@ -236,7 +236,7 @@ def take_up(owner: dict, game_id: int, *, unfinished: bool = False) -> Game:
             _stop_clock(aside)
             rows.save(aside, [(Kind.PAUSE, None)])
         row.current_since = timezone.now()
-        row.save()
+        rows.write(row)
         return row
 
 

@@ -211,8 +211,7 @@ def save(row: Game, entries: list, current: bool = False) -> bool:
     if row.pk is None:
         _insert(connection, row, log)
         return True
-    values = [field.pre_save(row, False) for field in UPDATED_FIELDS]
-    update = [*_prepared(connection, UPDATED_FIELDS, values), row.pk]
+    update = _updated(connection, row)
     if not _versioned(connection):
         with connection.cursor() as cursor:
             cursor.execute(UPDATE_SQL, update)
@@ -227,6 +226,20 @@ def save(row: Game, entries: list, current: bool = False) -> bool:
     row.token = written[0]
     _remember(row)
     return True
+
+
+def write(row: Game) -> None:
+    """Write the row as it stands and add nothing to its log: for what is no move in it (a game
+    left for another deal, or taken up again), inside the transaction that locked it."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    with connection.cursor() as cursor:
+        cursor.execute(UPDATE_SQL, _updated(connection, row))
+
+
+def _updated(connection, row: Game) -> list:
+    """UPDATE_SQL's parameters for the row."""
+    values = [field.pre_save(row, False) for field in UPDATED_FIELDS]
+    return [*_prepared(connection, UPDATED_FIELDS, values), row.pk]
 
 
 def _insert(connection, row: Game, log: list[list]) -> None:
