@@ -250,14 +250,14 @@ def _insert(connection, row: Game, log: list[list]) -> None:
         sql = _write_sql(len(log), False, "", insert=True)
         params = [*values, *(value for entry in log for value in entry)]
         row.token, row.pk = _fetchone(connection, sql, params)
+        _remember(row)
     else:
         with connection.cursor() as cursor:
             cursor.execute(f"{INSERT_SQL} RETURNING id", values)
             (row.pk,) = cursor.fetchone()
         _append(connection, row.pk, log)
+    # As the ORM leaves a saved row: a later save() updates it.
     row._state.adding, row._state.db = False, connection.alias
-    if _versioned(connection):
-        _remember(row)
 
 
 def _write_query(
