@@ -211,14 +211,12 @@ def save(row: Game, entries: list, current: bool = False) -> bool:
     if row.pk is None:
         _insert(connection, row, log)
         return True
-    update = _updated(connection, row)
     if not _versioned(connection):
-        with connection.cursor() as cursor:
-            cursor.execute(UPDATE_SQL, update)
+        write(row)
         _append(connection, row.pk, log)
         return True
     token = getattr(row, "token", None)
-    sql, params = _write_query(row, token, update, log, current)
+    sql, params = _write_query(row, token, _updated(connection, row), log, current)
     written = _first_row(connection, sql, params, repeatable=token is not None)
     if written is None:
         row.logged -= len(entries)
@@ -238,14 +236,20 @@ def write(row: Game) -> None:
 
 def _updated(connection, row: Game) -> list:
     """UPDATE_SQL's parameters for the row."""
-    values = [field.pre_save(row, False) for field in UPDATED_FIELDS]
-    return [*_prepared(connection, UPDATED_FIELDS, values), row.pk]
+    return [*_columns(connection, row, adding=False), row.pk]
+
+
+def _columns(connection, row: Game, adding: bool) -> list:
+    """The row's UPDATED_FIELDS values as the database takes them, as Model.save prepares them
+    for an update or, `adding`, an insert."""
+    values = [field.pre_save(row, adding) for field in UPDATED_FIELDS]
+    return _prepared(connection, UPDATED_FIELDS, values)
 
 
 def _insert(connection, row: Game, log: list[list]) -> None:
     """A new game with its first log entries; on PostgreSQL in one statement, and kept, so its
     first tap reads nothing either."""
-    values = _prepared(connection, UPDATED_FIELDS, [f.pre_save(row, True) for f in UPDATED_FIELDS])
+    values = _columns(connection, row, adding=True)
     if _versioned(connection):
         sql = _write_sql(len(log), False, "", insert=True)
         params = [*values, *(value for entry in log for value in entry)]
