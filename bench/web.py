@@ -10,7 +10,9 @@ what Django and gunicorn cost on their own. The two loads take turns (--rounds),
 --warmup seconds before it is first counted, so the figures are those of a server in its stride.
 
 Reports taps/s and p50 / p99 latency per level (takes, draws and new deals; hints apart, since
-their search budget is their own), the floor's, and the ratio of the p99s.
+their search budget is their own), the floor's, and the ratio of the p99s. On Linux it also reports
+the machine's CPU time per request by kind of process (bench/machine.py): every process here
+shares the cores, so under load a request waits in proportion to what the others take of them.
 
 Run from the project root:
     python bench/web.py                                 # SQLite and PostgreSQL, 1 10 20 50
@@ -24,13 +26,15 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.production.harness import (  # noqa: E402 (the project root must be on the path first)
+from bench import machine  # noqa: E402 (the project root must be on the path first)
+from tests.production.harness import (  # noqa: E402
     Client,
     Gunicorn,
     Player,
@@ -86,7 +90,7 @@ def main(argv=None):
             prepare(env)
             connections = ("--worker-connections", str(args.connections))
             with Gunicorn(env, args.workers, args.threads, *connections) as server:
-                report(backend, [measure(server.port, level, args) for level in args.levels])
+                report(backend, [measure(server, level, args) for level in args.levels])
 
 
 @contextmanager
@@ -108,8 +112,10 @@ def redis_answers(url) -> bool:
         return False
 
 
-def measure(port, level, args) -> dict:
+def measure(server, level, args) -> dict:
+    port = server.port
     taps, hints, floor_times = Timings(), Timings(), Timings()
+    cpu = {"taps": Counter(), "floor": Counter()}
     errors = []
     players = [Player([port], keep_alive=True) for _ in range(level)]
     clients = [Client(port, keep_alive=True) for _ in range(level)]
@@ -142,15 +148,20 @@ def measure(port, level, args) -> dict:
         warmup = args.warmup if round_ == 0 else 0.0
         for timings in (taps, hints):
             timings.start(warmup, share)
-        run_parallel(level, play)
+        cpu["taps"] += run_counted(server, level, play, taps)
         floor_times.start(warmup, share)
-        run_parallel(level, floor)
+        cpu["floor"] += run_counted(server, level, floor, floor_times)
     return {
         "level": level,
         "taps": summary(taps, args.seconds),
         "hints": summary(hints, args.seconds),
         "floor": summary(floor_times, args.seconds),
         "errors": len(errors),
+        # Per request counted, as the CPU is; a tap's with its share of the hints.
+        "cpu_ms": {
+            "taps": per_request(cpu["taps"], len(taps)),
+            "floor": per_request(cpu["floor"], len(floor_times)),
+        },
     }
 
 
@@ -174,6 +185,28 @@ class Timings(list):
             self.append(elapsed)
             if response.status != 200:
                 errors.append(response.status)
+
+
+def run_counted(server, count, target, timings) -> Counter:
+    """run_parallel, and the CPU seconds each kind of process used once the warm-up was over (a
+    fresh server's imports and new search processes would swamp the rest)."""
+    if not machine.available():
+        run_parallel(count, target)
+        return Counter()
+    before = []
+    warm = threading.Timer(
+        max(0.0, timings.counted_from - time.monotonic()),
+        lambda: before.append(machine.cpu_seconds(server.process.pid)),
+    )
+    warm.start()
+    run_parallel(count, target)
+    warm.join()
+    after = machine.cpu_seconds(server.process.pid)
+    return Counter({kind: after[kind] - before[0][kind] for kind in after})
+
+
+def per_request(seconds: Counter, requests: int) -> dict:
+    return {kind: seconds[kind] * 1000 / requests for kind in machine.KINDS} if requests else {}
 
 
 def run_parallel(count, target):
@@ -211,6 +244,15 @@ def report(backend, rows):
             f" | {hints['count']} | {hints['p50']:.0f} | {floor['per_second']:.0f}"
             f" | {floor['p50']:.1f} | {floor['p99']:.1f} | {ratio:.1f} | {row['errors']} |"
         )
+    if not any(row["cpu_ms"]["taps"] for row in rows):
+        return
+    print(f"\n{backend}: CPU ms per request, by process")
+    print(f"| clients | load | {' | '.join(machine.KINDS)} | all |")
+    print("| ---: | --- " + "| ---: " * (len(machine.KINDS) + 1) + "|")
+    for row in rows:
+        for load, cpu_ms in row["cpu_ms"].items():
+            figures = " | ".join(f"{cpu_ms[kind]:.2f}" for kind in machine.KINDS)
+            print(f"| {row['level']} | {load} | {figures} | {sum(cpu_ms.values()):.2f} |")
 
 
 if __name__ == "__main__":
