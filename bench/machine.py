@@ -12,7 +12,6 @@ from collections import Counter
 from pathlib import Path
 
 KINDS = ("app server", "hint search", "PostgreSQL", "Redis", "benchmark", "other")
-TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 def available() -> bool:
@@ -22,6 +21,7 @@ def available() -> bool:
 def cpu_seconds(server_pid: int) -> Counter:
     """CPU seconds (user and system) used so far by each live process, summed by kind: the
     server's workers, their search processes, PostgreSQL, Redis, this benchmark, the rest."""
+    ticks = os.sysconf("SC_CLK_TCK")
     processes = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -32,7 +32,7 @@ def cpu_seconds(server_pid: int) -> Counter:
             # The command name is parenthesized and may itself hold spaces or parentheses.
             name = stat[stat.index("(") + 1 : stat.rindex(")")]
             fields = stat[stat.rindex(")") + 2 :].split()
-            parent, used = int(fields[1]), (int(fields[11]) + int(fields[12])) / TICKS
+            parent, used = int(fields[1]), (int(fields[11]) + int(fields[12])) / ticks
             processes[int(entry.name)] = (name, parent, used)
     totals = Counter()
     for pid, (name, parent, used) in processes.items():
