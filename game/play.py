@@ -186,7 +186,9 @@ def replay_deal(owner: dict, game_id: int) -> Outcome:
 
 def hint(owner: dict, game_id: int, version: int | None) -> Outcome:
     """The Hint for the table as it stands. The search runs without holding the row, so taps go
-    on meanwhile; if one lands first, this hint is stale and is neither logged nor shown."""
+    on meanwhile; its log entry is then written as a move is (see `move`), onto the row only if it
+    is still the one the search was for. If a tap lands first, this hint is stale and is neither
+    logged nor shown."""
     row = _owned(owner, game_id)
     if _stale(row, version):
         return _answer_stale(owner, row)
@@ -195,16 +197,19 @@ def hint(owner: dict, game_id: int, version: int | None) -> Outcome:
     found = search(
         view_of(table), seed=row.pk * 1_000_003 + asked_at, budget_ms=settings.HINT_BUDGET_MS
     )
-    with transaction.atomic():
-        row = _lock(owner, game_id)
-        if _stale(row, asked_at):
-            return _answer_stale(owner, row)
-        entries = _resume_clock(row)
-        detail = {"move": found.move, "verdict": found.verdict, "reason": found.reason}
-        entries.append((Kind.HINT, {**detail, "version": row.version}))
-        row.hint_count += 1
-        rows.save(row, entries)
-    return Outcome(row, table, news=found.reason, hint=found)
+    detail = {"move": found.move, "verdict": found.verdict, "reason": found.reason}
+    recent = True
+    while True:
+        with rows.change():
+            row = _owned(owner, game_id, recent=recent)
+            recent = False
+            if not _stale(row, asked_at):
+                entries = [*_resume_clock(row), (Kind.HINT, {**detail, "version": asked_at})]
+                row.hint_count += 1
+                if rows.save(row, entries, current=True):
+                    return Outcome(row, table, news=found.reason, hint=found)
+            elif not row.recent:
+                return _answer_stale(owner, row)
 
 
 def last_hint(row: Game) -> Hint | None:

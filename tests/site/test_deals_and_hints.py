@@ -161,6 +161,26 @@ def test_a_hint_for_a_table_that_has_moved_on_is_dropped(player):
     assert player.game.hint_count == 0
 
 
+def test_a_hint_whose_table_changes_during_its_search_is_dropped(player, monkeypatch):
+    player.start(CHAIN_DECK)
+    searching = play.search
+
+    def search_while_a_tap_lands(view, **options):
+        # The real search, with another request's tap landing before it answers, as a second
+        # tab or device would.
+        found = searching(view, **options)
+        assert player.take(18).status_code == 200
+        return found
+
+    monkeypatch.setattr(play, "search", search_while_a_tap_lands)
+    html = player.post("hint").content.decode()
+
+    assert play.STALE in html and "data-hint" not in html
+    game = player.game
+    assert game.hint_count == 0 and game.version == 1
+    assert list(game.actions.values_list("kind", flat=True))[-1] == "take"
+
+
 def test_looking_at_a_table_whose_clock_runs_writes_nothing(player):
     with CaptureQueriesContext(connection) as queries:
         assert player.client.get("/").status_code == 200

@@ -233,6 +233,18 @@ def test_a_new_game_is_one_statement_and_kept_for_its_first_tap(kept):
 
 
 @postgres_only
+def test_a_hint_is_one_read_and_one_write(kept):
+    game = play.current(OWNER).row
+
+    sent = statements(lambda: play.hint(OWNER, game.pk, game.version))
+
+    assert len(sent) == 2 and sent[0].lstrip().startswith("SELECT")
+    assert sent[1].lstrip().startswith("WITH written AS (UPDATE")
+    saved = Game.objects.get(pk=game.pk)
+    assert saved.hint_count == 1 and saved.actions.latest("seq").kind == "hint"
+
+
+@postgres_only
 def test_a_kept_row_another_server_has_changed_is_read_again(kept):
     game = play.current(OWNER).row
     first = play.move(OWNER, game.pk, game.version, "draw")
