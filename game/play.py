@@ -108,18 +108,24 @@ def current(owner: dict, resume: bool = True) -> Outcome:
 
 
 def move(owner: dict, game_id: int, version: int | None, action: state.Move) -> Outcome:
-    """Take a card (a position), draw or undo. The move is worked out on the row as this process
-    last saw it, if it kept it (`rows.fetch`), else as read; should that row be out of date, or
-    another request write the game between reading and writing it, the move is worked out again
-    on the game as the database now holds it (a tap made for the older table is then stale):
-    each round, someone's write goes through. An answer that writes nothing (a refusal, a stale
-    tap) is given only from a row just read."""
+    """Take a card (a position), draw or undo (written as `_changed` says)."""
+    return _changed(owner, game_id, lambda row: _moved(row, version, action))
+
+
+def _changed(owner: dict, game_id: int, change) -> Outcome:
+    """Apply `change` (a row to its outcome and log entries, as `_moved`) to the game and write
+    it. The change is worked out on the row as this process last saw it, if it kept it
+    (`rows.fetch`), else as read; should that row be out of date, or another request write the
+    game between reading and writing it, the change is worked out again on the game as the
+    database now holds it (a request made for the older table is then stale): each round,
+    someone's write goes through. An answer that writes nothing (a refusal, a stale request) is
+    given only from a row just read."""
     recent = True
     while True:
         with rows.change():
             row = _owned(owner, game_id, recent=recent)
             recent = False
-            outcome, entries = _moved(row, version, action)
+            outcome, entries = change(row)
             if entries and rows.save(row, entries, current=True):
                 return outcome
             if not entries and not row.recent:
@@ -186,7 +192,7 @@ def replay_deal(owner: dict, game_id: int) -> Outcome:
 
 def hint(owner: dict, game_id: int, version: int | None) -> Outcome:
     """The Hint for the table as it stands. The search runs without holding the row, so taps go
-    on meanwhile; its log entry is then written as a move is (see `move`), onto the row only if it
+    on meanwhile; its log entry is then written as a move is (`_changed`), onto the row only if it
     is still the one the search was for. If a tap lands first, this hint is stale and is neither
     logged nor shown."""
     row = _owned(owner, game_id)
@@ -198,18 +204,15 @@ def hint(owner: dict, game_id: int, version: int | None) -> Outcome:
         view_of(table), seed=row.pk * 1_000_003 + asked_at, budget_ms=settings.HINT_BUDGET_MS
     )
     detail = {"move": found.move, "verdict": found.verdict, "reason": found.reason}
-    recent = True
-    while True:
-        with rows.change():
-            row = _owned(owner, game_id, recent=recent)
-            recent = False
-            if not _stale(row, asked_at):
-                entries = [*_resume_clock(row), (Kind.HINT, {**detail, "version": asked_at})]
-                row.hint_count += 1
-                if rows.save(row, entries, current=True):
-                    return Outcome(row, table, news=found.reason, hint=found)
-            elif not row.recent:
-                return _answer_stale(owner, row)
+
+    def logged(row: Game) -> tuple[Outcome | None, list]:
+        if _stale(row, asked_at):
+            return None, []
+        row.hint_count += 1
+        entries = [*_resume_clock(row), (Kind.HINT, {**detail, "version": asked_at})]
+        return Outcome(row, table, news=found.reason, hint=found), entries
+
+    return _changed(owner, game_id, logged)
 
 
 def last_hint(row: Game) -> Hint | None:
