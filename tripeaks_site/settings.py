@@ -188,5 +188,16 @@ STORAGES = {
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# In production, warnings and errors (a server error's traceback above all) go to stderr, where
+# gunicorn and the process manager collect them. Django's own default sends a server error only
+# to ADMINS by mail, which, with none set, writes it nowhere. Development keeps Django's console.
+if not DEBUG:
+    LOGGING = {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "handlers": {"stderr": {"class": "logging.StreamHandler", "level": "WARNING"}},
+        "root": {"handlers": ["stderr"]},
+    }
+
 # How long the Hint may think, in milliseconds, before it answers with its best move so far.
 HINT_BUDGET_MS = int(os.environ.get("TRIPEAKS_HINT_BUDGET_MS", "1000"))

@@ -55,9 +55,9 @@
   document.addEventListener("htmx:beforeSwap", (event) => {
     const detail = event.detail;
     const status = detail.xhr.status;
-    // Refusals (4xx) carry the reason and the current table, and a database outage (503) says
-    // to try again: show them.
-    if ((status >= 400 && status < 500) || status === 503) {
+    // Refusals (4xx) carry the reason and the current table; a server error (500) and a database
+    // outage (503) carry a notice for the message area: show them.
+    if ((status >= 400 && status < 500) || status === 500 || status === 503) {
       detail.shouldSwap = true;
       detail.isError = false;
     }

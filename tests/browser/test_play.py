@@ -1,6 +1,9 @@
 """Playing in a real browser: clicks, keys, refusals, undo, the empty stock, the dead end, the
 win, the Hint, the first-run tip and the clock on a hidden tab."""
 
+import re
+from unittest import mock
+
 import pytest
 from playwright.sync_api import expect
 
@@ -49,6 +52,20 @@ def test_a_mis_tap_shows_its_reason_and_changes_nothing(table):
     expect(table.locator("[data-message]")).to_have_text(STILL_FACE_DOWN)
     expect(table.locator("#status")).to_have_attribute("data-cleared", "0")
     expect(table.locator("#stock")).to_have_attribute("data-stock", stock)
+
+
+def test_a_server_error_shows_its_notice_in_the_open_table(page, console_errors):
+    page.goto("/")
+    stock = page.locator("#stock").get_attribute("data-stock")
+    # A bug cannot be made to happen on purpose: a failing move stands in for one.
+    with mock.patch("game.play.move", side_effect=RuntimeError("a bug")):
+        page.locator("#stock").click()
+        expect(page.locator("[data-message]")).to_have_text(re.compile("^Something went wrong"))
+    screenshot(page, "server-error")
+
+    expect(page.locator("#stock")).to_have_attribute("data-stock", stock)
+    # The browser reports the failed request itself; the page's own script logs nothing.
+    assert all("status of 500" in error for error in console_errors), console_errors
 
 
 def test_undo_covers_a_card_again_as_face_down(table):

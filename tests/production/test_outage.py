@@ -40,6 +40,20 @@ def test_other_errors_are_left_to_the_usual_handler(player):
         player.post("draw")
 
 
+@pytest.mark.parametrize("htmx", [True, False])
+def test_a_server_error_is_the_sites_500_page_with_a_notice_for_the_table(player, htmx):
+    # A bug cannot be made to happen on purpose: a failing move stands in for one.
+    player.client.raise_request_exception = False
+    with mock.patch("game.play.move", side_effect=RuntimeError("a bug")):
+        response = player.post("draw", htmx=htmx)
+
+    html = response.content.decode()
+    assert response.status_code == 500
+    assert "Something went wrong on our side; your game is safe." in html
+    assert "Traceback" not in html and "a bug" not in html
+    assert '<div id="notice" hx-swap-oob="innerHTML">' in html and "data-message" in html
+
+
 def test_the_health_check_touches_no_database(client):
     # Without the db fixture, pytest-django refuses any query: answering proves there was none.
     response = client.get("/healthz")

@@ -3,7 +3,7 @@
 import subprocess
 import sys
 
-from tests.production.harness import ROOT, production_env
+from tests.production.harness import ROOT, prepare, production_env
 
 
 def run_manage(env, *args):
@@ -31,3 +31,31 @@ def test_production_mode_without_a_secret_refuses_to_start_with_a_clear_message(
 
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off" in result.stderr
+
+
+# A bug cannot be made to happen on purpose: a view that fails stands in for one.
+FAILING_REQUEST = """
+import django
+django.setup()
+from django.test import Client
+from game import play
+def broken(request):
+    raise RuntimeError("a bug in the view")
+play.owner_of = broken
+response = Client(raise_request_exception=False).get("/", headers={"host": "127.0.0.1"})
+print(response.status_code)
+"""
+
+
+def test_a_server_error_in_production_mode_is_logged_to_stderr(tmp_path):
+    env = production_env(f"sqlite:///{tmp_path}/db.sqlite3")
+    env["DJANGO_SETTINGS_MODULE"] = "tripeaks_site.settings"
+    prepare(env)
+
+    result = subprocess.run(
+        [sys.executable, "-c", FAILING_REQUEST], env=env, cwd=ROOT, capture_output=True, text=True
+    )
+
+    assert result.stdout.strip() == "500", result.stderr
+    assert "Internal Server Error: /" in result.stderr
+    assert "RuntimeError: a bug in the view" in result.stderr
