@@ -1,9 +1,12 @@
-"""While the database is unreachable, players get a short 503 page instead of a server error.
+"""While the database or Redis is unreachable, players get a short 503 page instead of a server
+error.
 
 The database going away (a restart, a failover) raises OperationalError or InterfaceError from
 whatever query comes next. Every change to a game is one transaction, so a failed request has
-changed nothing: the player only needs to be told to try again. The page carries the message in
-the `data-message` region that htmx swaps into the open table, like a refused move.
+changed nothing: the player only needs to be told to try again. Without Redis, play goes on from
+the database (`tripeaks_site.cache`); only a session's end (logging out, logging in) must wait for
+it, and fails the same way. The page carries the message in the `data-message` region that htmx
+swaps into the open table, like a refused move.
 """
 
 import logging
@@ -11,13 +14,16 @@ import logging
 from django.db import InterfaceError, OperationalError
 from django.shortcuts import render
 
+from tripeaks_site.cache import UNREACHABLE
+
 logger = logging.getLogger(__name__)
 
 RESTING = "The game is resting for a moment: try again shortly. Nothing you played is lost."
 RETRY_AFTER_SECONDS = 5
+UNAVAILABLE = (OperationalError, InterfaceError, *UNREACHABLE)
 
 
-class DatabaseOutageMiddleware:
+class OutageMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
 
@@ -25,9 +31,9 @@ class DatabaseOutageMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
-        if not isinstance(exception, OperationalError | InterfaceError):
+        if not isinstance(exception, UNAVAILABLE):
             return None
-        logger.warning("Database unavailable for %s: %s", request.path, exception)
+        logger.warning("Unavailable for %s: %r", request.path, exception)
         response = render(request, "503.html", {"message": RESTING}, status=503)
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response

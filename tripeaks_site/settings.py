@@ -76,8 +76,8 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     # After the auth middleware: answers a locked-out login with our lockout page.
     "axes.middleware.AxesMiddleware",
-    # Last, so it sees a view's database error first and answers 503 instead of a 500.
-    "tripeaks_site.outage.DatabaseOutageMiddleware",
+    # Last, so it sees a view's database or Redis error first and answers 503 instead of a 500.
+    "tripeaks_site.outage.OutageMiddleware",
 ]
 
 # Only our own files: no inline scripts or style attributes, no eval (htmx runs with allowEval off).
@@ -136,10 +136,12 @@ if REDIS_URL := os.environ.get("REDIS_URL"):
         "default": {
             "BACKEND": "tripeaks_site.cache.RedisCache",
             "LOCATION": REDIS_URL,
+            # A Redis that hangs is given up on soon, as one that refuses: play goes on without it.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
     }
     # Sessions read from Redis, written through to the database so a flushed cache loses none.
-    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    SESSION_ENGINE = "tripeaks_site.sessions"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
+import redis
 
 from game.engine.deck import parse_deck
 from game.engine.state import Game
@@ -93,6 +94,44 @@ def postgres_cluster(command: str) -> None:
     )
     if command == "start":
         wait_until(lambda: subprocess.run(["pg_isready", "-q", "-h", "127.0.0.1"]).returncode == 0)
+
+
+class PrivateRedis:
+    """A Redis server of the test's own on a free loopback port, keeping nothing on disk: it can be
+    stopped and started again without touching the machine's shared Redis."""
+
+    def __init__(self):
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [
+                "redis-server",
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_until(self._answers)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+    def _answers(self) -> bool:
+        try:
+            return redis.Redis.from_url(self.url).ping()
+        except redis.RedisError:
+            return False
 
 
 @dataclass

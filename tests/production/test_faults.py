@@ -1,9 +1,10 @@
-"""Faults under play: the database stopping, a worker killed mid-move. Nothing is lost or half
-done, because every change to a game is one transaction."""
+"""Faults under play: the database stopping, Redis stopping, a worker killed mid-move. Nothing is
+lost or half done, because every change to a game is one transaction."""
 
 import http.client
 import os
 import random
+import shutil
 import signal
 import threading
 import time
@@ -11,7 +12,17 @@ import time
 import pytest
 from django.db import connections
 
-from tests.production.harness import MOVING, Player, postgres_cluster, run_threads, stored_games
+from tests.production.harness import (
+    MOVING,
+    Gunicorn,
+    Player,
+    PrivateRedis,
+    postgres_cluster,
+    prepare,
+    production_env,
+    run_threads,
+    stored_games,
+)
 from tripeaks_site.outage import RESTING
 
 pytestmark = [pytest.mark.production, pytest.mark.slow]
@@ -59,6 +70,42 @@ def test_stopping_postgresql_mid_play_fails_cleanly_and_loses_nothing(servers, d
         action, form = player.next_move()
         assert player.act(action, server=turn, **form).status == 200
     assert player.table.version == before.version + 4
+    assert_every_game_replays_from_its_log(database_url)
+
+
+@pytest.fixture
+def private_redis():
+    if shutil.which("redis-server") is None:
+        pytest.skip("needs redis-server on the PATH")
+    server = PrivateRedis()
+    server.start()
+    yield server
+    server.stop()
+
+
+def test_stopping_redis_mid_play_loses_nothing_and_play_goes_on(database_url, private_redis):
+    env = production_env(database_url, REDIS_URL=private_redis.url)
+    prepare(env)
+    with Gunicorn(env, workers=2, threads=2) as server:
+        player = Player([server.port])
+        player.open()
+
+        def play(moves):
+            for _ in range(moves):
+                action, form = player.next_move()
+                assert player.act(action, **form).status == 200
+
+        play(4)
+        private_redis.stop()
+        try:
+            # The session comes from the database now, and every tap is answered.
+            play(4)
+            assert player.open().version == 8
+        finally:
+            private_redis.start()
+        play(4)
+
+    assert player.table.version == 12
     assert_every_game_replays_from_its_log(database_url)
 
 

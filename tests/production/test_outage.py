@@ -1,8 +1,9 @@
-"""A database error while answering becomes a short 503 page, never a traceback."""
+"""A database or Redis error while answering becomes a short 503 page, never a traceback."""
 
 from unittest import mock
 
 import pytest
+import redis
 from django.db import InterfaceError, OperationalError
 
 from tests.site.conftest import Player
@@ -14,9 +15,11 @@ def player(client, db):
     return Player(client)
 
 
-@pytest.mark.parametrize("error", [OperationalError, InterfaceError])
+@pytest.mark.parametrize(
+    "error", [OperationalError, InterfaceError, redis.ConnectionError, redis.TimeoutError]
+)
 @pytest.mark.parametrize("htmx", [True, False])
-def test_a_database_error_is_a_503_with_the_resting_message(player, error, htmx):
+def test_an_unreachable_service_is_a_503_with_the_resting_message(player, error, htmx):
     game = player.game
     with mock.patch("game.play.move", side_effect=error("connection refused")):
         response = player.post("draw", htmx=htmx)

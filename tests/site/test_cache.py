@@ -1,16 +1,33 @@
-"""The Redis cache (REDIS_URL): values and sessions round-trip through a real Redis, and one
-client serves every call."""
+"""The Redis cache (REDIS_URL): values and sessions round-trip through a real Redis, one client
+serves every call, and play goes on while Redis cannot be reached."""
 
 import os
 
 import pytest
 import redis
-from django.contrib.sessions.backends.cached_db import SessionStore
+from django.contrib.sessions.models import Session
 from django.core.cache import caches
 from django.test import override_settings
 
+from game.models import Game
+from tests.accounts.conftest import PASSWORD, make_user
+from tests.production.harness import free_port
+from tests.site.conftest import Player
+from tripeaks_site.outage import RESTING
+from tripeaks_site.sessions import SessionStore
+
 REDIS_URL = "redis://127.0.0.1:6379/15"
-REDIS_CACHE = {"default": {"BACKEND": "tripeaks_site.cache.RedisCache", "LOCATION": REDIS_URL}}
+
+
+def redis_cache_at(url: str) -> dict:
+    backend = "tripeaks_site.cache.RedisCache"
+    options = {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}
+    return {"default": {"BACKEND": backend, "LOCATION": url, "OPTIONS": options}}
+
+
+REDIS_CACHE = redis_cache_at(REDIS_URL)
+# A real client against a port where nothing listens: Redis down, as a player would meet it.
+UNREACHABLE_CACHE = redis_cache_at(f"redis://127.0.0.1:{free_port()}/15")
 
 
 @pytest.fixture
@@ -22,7 +39,7 @@ def redis_cache():
         if os.environ.get("CI") == "true":
             pytest.fail(message, pytrace=False)
         pytest.skip(message)
-    with override_settings(CACHES=REDIS_CACHE):
+    with override_settings(CACHES=REDIS_CACHE, SESSION_ENGINE="tripeaks_site.sessions"):
         cache = caches["default"]
         yield cache
         cache.clear()
@@ -44,3 +61,65 @@ def test_a_session_is_read_back_from_redis(redis_cache):
 
     assert SessionStore(session.session_key)["tipped"] is True
     assert redis_cache.get(session.cache_key) == {"tipped": True}
+
+
+def test_without_redis_a_read_is_a_miss_a_write_is_skipped_and_a_delete_fails(redis_cache):
+    redis_cache.set("answer", 42, timeout=30)
+    with override_settings(CACHES=UNREACHABLE_CACHE):
+        cache = caches["default"]
+
+        assert cache.get("answer", "missed") == "missed"
+        assert cache.get_many(["answer"]) == {}
+        assert "answer" not in cache
+        cache.set("answer", 43, timeout=30)
+        with pytest.raises(redis.ConnectionError):
+            cache.delete("answer")
+
+    assert redis_cache.get("answer") == 42
+
+
+@pytest.mark.django_db
+def test_without_redis_play_goes_on_from_the_database(client, redis_cache):
+    player = Player(client)
+    game = player.game
+    with override_settings(CACHES=UNREACHABLE_CACHE):
+        assert client.get("/").status_code == 200
+        response = player.post("draw")
+
+    assert response.status_code == 200
+    game.refresh_from_db()
+    assert game.version == 1
+    assert Game.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_logging_out_without_redis_changes_nothing_and_says_to_try_again(client, redis_cache):
+    client.force_login(make_user("alice"))
+    session_key = client.session.session_key
+    with override_settings(CACHES=UNREACHABLE_CACHE):
+        response = client.post("/accounts/logout/")
+
+    assert response.status_code == 503 and RESTING in response.text
+    # The session is whole in the database and in Redis, so it is the same once Redis is back.
+    assert Session.objects.filter(session_key=session_key).exists()
+    assert redis_cache.get(SessionStore.cache_key_prefix + session_key) is not None
+    assert client.get("/accounts/games/").status_code == 200
+
+    client.post("/accounts/logout/")
+    assert not Session.objects.filter(session_key=session_key).exists()
+    assert redis_cache.get(SessionStore.cache_key_prefix + session_key) is None
+
+
+@pytest.mark.django_db
+def test_logging_in_without_redis_changes_nothing_and_says_to_try_again(client, redis_cache):
+    make_user("alice")
+    game = Player(client).game
+    session_key = client.session.session_key
+    with override_settings(CACHES=UNREACHABLE_CACHE):
+        response = client.post("/accounts/login/", {"username": "alice", "password": PASSWORD})
+
+    assert response.status_code == 503 and RESTING in response.text
+    game.refresh_from_db()
+    assert game.owner is None and game.session_key == session_key
+    assert client.session.session_key == session_key
+    assert client.get("/accounts/games/").status_code == 302
