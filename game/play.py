@@ -58,8 +58,19 @@ class Outcome:
     hint: Hint | None = None
 
 
+RENEWED = "renewed"
+"""Session key: the day the session was last renewed."""
+
+
 def owner_of(request) -> dict:
-    """Filter and fields naming the requester's games: the user, else the anonymous session."""
+    """Filter and fields naming the requester's games: the user, else the anonymous session.
+
+    The first request of each day renews the session (a changed session is saved, and its cookie
+    sent again with a new expiry), so it lasts for as long as the player keeps coming back, not
+    two weeks from their first visit: an anonymous player reaches their games only through it."""
+    today = timezone.localdate().isoformat()
+    if request.session.get(RENEWED) != today:
+        request.session[RENEWED] = today
     if request.user.is_authenticated:
         return {"owner": request.user}
     if request.session.session_key is None:
