@@ -49,6 +49,15 @@ def test_an_unknown_game_is_a_404(player, htmx):
     assert play.NOT_YOURS in response.content.decode()
 
 
+def test_an_unknown_address_is_a_404_in_the_sites_look_with_the_way_back(client, db):
+    response = client.get("/no/such/page")
+
+    page = response.content.decode()
+    assert response.status_code == 404
+    assert "There is no such page here." in page and "/static/game/tripeaks.css" in page
+    assert '<a class="btn" href="/">Back to the table</a>' in page
+
+
 def test_someone_elses_game_is_a_404_and_stays_as_it_was(player, db):
     victim = player.game
     intruder = Player(Client())
