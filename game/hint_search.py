@@ -30,14 +30,35 @@ _pool = None
 _pool_lock = threading.Lock()
 
 
+QUICK = {"max_nodes": 0, "budget_ms": None}
+"""What the Hint answers with no time to search: the playout policy's own move, at once."""
+GRACE_S = 1.0
+
+
 def search(view: PlayerView, **options) -> Hint:
-    """`recommend(view, **options)`, computed in a search process."""
+    """`recommend(view, **options)`, computed in a search process.
+
+    A hint waits for its search at most twice its clock budget and a second (time enough to queue
+    behind another search): on a machine too busy to lend the idle class any time, or with a
+    search process stopped, the player gets the quick suggestion instead, as the search itself
+    gives one that runs out of time, and the request's thread is not held."""
+    budget_ms = options.get("budget_ms")
+    wait = None if budget_ms is None else 2 * budget_ms / 1000 + GRACE_S
     try:
-        return _executor().submit(recommend, view, **options).result()
+        return _answer(view, options, wait)
     except BrokenProcessPool:
         # A search process died (killed from outside): start afresh and ask once more.
         _executor(broken=True)
-        return _executor().submit(recommend, view, **options).result()
+        return _answer(view, options, wait)
+
+
+def _answer(view: PlayerView, options: dict, wait: float | None) -> Hint:
+    future = _executor().submit(recommend, view, **options)
+    try:
+        return future.result(timeout=wait)
+    except TimeoutError:
+        future.cancel()  # still queued: it never runs
+        return recommend(view, **options | QUICK)
 
 
 def _executor(broken: bool = False) -> ProcessPoolExecutor:

@@ -5,6 +5,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
@@ -54,6 +55,24 @@ def test_a_search_process_killed_from_outside_costs_no_hint():
     hint = hint_search.search(view, seed=0, max_nodes=1_000, budget_ms=None)
 
     assert hint.move in view.legal_moves()
+
+
+def test_a_hint_whose_search_cannot_run_in_time_is_the_quick_suggestion():
+    view = a_view()
+    pool = hint_search._executor()
+    # Both search processes taken for longer than the hint may wait.
+    for _ in range(hint_search.PROCESSES):
+        pool.submit(time.sleep, 4)
+    try:
+        started = time.monotonic()
+        hint = hint_search.search(view, seed=0, budget_ms=100)
+        waited = time.monotonic() - started
+    finally:
+        hint_search._executor(broken=True)
+
+    assert hint == recommend(view, **hint_search.QUICK)
+    assert hint.move in view.legal_moves() and hint.reason.endswith("a quick suggestion.")
+    assert 0.2 + hint_search.GRACE_S <= waited < 3
 
 
 SERVER = """
