@@ -205,13 +205,14 @@ def hint(owner: dict, game_id: int, version: int | None) -> Outcome:
     """The Hint for the table as it stands. The search runs without holding the row, so taps go
     on meanwhile; its log entry is then written as a move is (`_changed`), onto the row only if it
     is still the one the search was for. If a tap lands first, this hint is stale and is neither
-    logged nor shown."""
+    logged nor shown. Asked again for the same table, it answers as it did, without searching
+    again: pressing Hint twice costs the machine one search."""
     row = _owned(owner, game_id)
     if _stale(row, version):
         return _answer_stale(owner, row)
     table = table_of(row)
     asked_at = row.version
-    found = search(
+    found = last_hint(row) or search(
         view_of(table), seed=row.pk * 1_000_003 + asked_at, budget_ms=settings.HINT_BUDGET_MS
     )
     detail = {"move": found.move, "verdict": found.verdict, "reason": found.reason}

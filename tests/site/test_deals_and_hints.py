@@ -161,6 +161,29 @@ def test_a_hint_for_a_table_that_has_moved_on_is_dropped(player):
     assert player.game.hint_count == 0
 
 
+def test_a_hint_asked_again_for_the_same_table_answers_without_searching_again(player, monkeypatch):
+    player.start(CHAIN_DECK)
+    searches = []
+    searching = play.search
+
+    def counted_search(view, **options):
+        searches.append(view)
+        return searching(view, **options)
+
+    monkeypatch.setattr(play, "search", counted_search)
+    asked = [player.post("hint"), player.post("hint")]
+    assert player.take(18).status_code == 200
+    asked.append(player.post("hint"))
+
+    assert len(searches) == 2
+    assert all("data-hint" in response.content.decode() for response in asked)
+    game = player.game
+    assert game.hint_count == 3
+    entries = [entry.detail for entry in game.actions.filter(kind="hint")]
+    assert [entry["version"] for entry in entries] == [0, 0, 1]
+    assert entries[0] == entries[1]
+
+
 def test_a_hint_whose_table_changes_during_its_search_is_dropped(player, monkeypatch):
     player.start(CHAIN_DECK)
     searching = play.search
