@@ -33,6 +33,7 @@ _pool_lock = threading.Lock()
 QUICK = {"max_nodes": 0, "budget_ms": None}
 """What the Hint answers with no time to search: the playout policy's own move, at once."""
 GRACE_S = 1.0
+"""How long past twice its clock budget a hint waits for its search."""
 
 
 def search(view: PlayerView, **options) -> Hint:

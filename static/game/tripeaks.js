@@ -55,8 +55,8 @@
   document.addEventListener("htmx:beforeSwap", (event) => {
     const detail = event.detail;
     const status = detail.xhr.status;
-    // Refusals (4xx) carry the reason and the current table; a server error (500) and a database
-    // outage (503) carry a notice for the message area: show them.
+    // Refusals (4xx) carry the reason and the current table; a server error (500) and an outage
+    // of the database or Redis (503) carry a notice for the message area: show them.
     if ((status >= 400 && status < 500) || status === 500 || status === 503) {
       detail.shouldSwap = true;
       detail.isError = false;
