@@ -40,6 +40,7 @@ from tests.production.harness import (  # noqa: E402
     Player,
     prepare,
     production_env,
+    redis_answers,
     scratch_postgres,
 )
 
@@ -101,15 +102,6 @@ def database(backend, postgres_url):
     else:
         with tempfile.TemporaryDirectory() as folder:
             yield f"sqlite:///{folder}/bench.sqlite3"
-
-
-def redis_answers(url) -> bool:
-    import redis
-
-    try:
-        return redis.Redis.from_url(url).ping()
-    except redis.RedisError:
-        return False
 
 
 def measure(server, level, args) -> dict:

@@ -121,17 +121,18 @@ class PrivateRedis:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        wait_until(self._answers)
+        wait_until(lambda: redis_answers(self.url))
 
     def stop(self) -> None:
         self.process.terminate()
         self.process.wait(timeout=10)
 
-    def _answers(self) -> bool:
-        try:
-            return redis.Redis.from_url(self.url).ping()
-        except redis.RedisError:
-            return False
+
+def redis_answers(url: str) -> bool:
+    try:
+        return redis.Redis.from_url(url).ping()
+    except redis.RedisError:
+        return False
 
 
 @dataclass
