@@ -18,7 +18,7 @@ prod: $(VENV)/.installed
 	$(eval export DJANGO_SECRET_KEY ?= $(shell $(VENV)/bin/python -c "import secrets; print(secrets.token_urlsafe(50))"))
 	$(VENV)/bin/python manage.py collectstatic --noinput
 	$(VENV)/bin/python manage.py migrate
-	$(VENV)/bin/gunicorn tripeaks_site.wsgi --bind 127.0.0.1:8000 --workers 5 --threads 4
+	$(VENV)/bin/gunicorn tripeaks_site.wsgi --bind 127.0.0.1:8000
 
 test: $(VENV)/.installed
 	$(VENV)/bin/pytest $(PYTEST_ARGS)

@@ -20,7 +20,7 @@ Run from the project root:
 """
 
 import argparse
-import os
+import shlex
 import statistics
 import sys
 import tempfile
@@ -62,23 +62,22 @@ def main(argv=None):
         help="seconds of the same load before each measurement, not counted: a fresh server first"
         " imports, connects, prepares its statements and starts its hint search processes",
     )
-    parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1) + 1)
-    parser.add_argument("--threads", type=int, default=4, help="per worker (gthread)")
     parser.add_argument(
-        "--connections",
-        type=int,
-        default=10,
-        help="kept-alive connections a worker holds at most: without a cap, the worker that wins"
-        " the race to accept takes most clients and the other core idles",
+        "--workers", type=int, help="gunicorn workers; by default as gunicorn.conf.py chooses"
+    )
+    parser.add_argument(
+        "--gunicorn",
+        default="",
+        help="more gunicorn options, to try another layout: --gunicorn='--threads 4'",
     )
     parser.add_argument("--hint-every", type=int, default=20)
     parser.add_argument("--hint-budget-ms", type=int, default=200)
     parser.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/15", help="'' for none")
     args = parser.parse_args(argv)
+    layout = f"{args.workers} workers" if args.workers else "workers as in gunicorn.conf.py"
     print(
-        f"gunicorn: {args.workers} workers × {args.threads} threads, {args.connections} connections"
-        f" each; {args.seconds:g} s per level in {args.rounds} rounds;"
+        f"gunicorn: {layout} {args.gunicorn}; {args.seconds:g} s per level in {args.rounds} rounds;"
         f" a hint every {args.hint_every} taps ({args.hint_budget_ms} ms budget);"
         f" Redis: {args.redis or 'none'}"
     )
@@ -89,8 +88,7 @@ def main(argv=None):
                 extra["REDIS_URL"] = args.redis
             env = production_env(url, **extra)
             prepare(env)
-            connections = ("--worker-connections", str(args.connections))
-            with Gunicorn(env, args.workers, args.threads, *connections) as server:
+            with Gunicorn(env, args.workers, *shlex.split(args.gunicorn)) as server:
                 report(backend, [measure(server, level, args) for level in args.levels])
 
 
@@ -120,14 +118,14 @@ def measure(server, level, args) -> dict:
         while taps.running():
             counts[i] += 1
             if counts[i] % args.hint_every == 0:
-                hints.time(errors, player.act, "hint")
+                player.follow(hints.time(errors, player.post, "hint"))
                 if player.table.hint is not None:
                     action = "draw" if player.table.hint == "draw" else "take"
                     form = {} if action == "draw" else {"pos": player.table.hint}
-                    taps.time(errors, player.act, action, **form)
+                    player.follow(taps.time(errors, player.post, action, **form))
                     continue
             action, form = player.next_move()
-            taps.time(errors, player.act, action, **form)
+            player.follow(taps.time(errors, player.post, action, **form))
 
     def floor(i):
         while floor_times.running():
@@ -158,8 +156,9 @@ def measure(server, level, args) -> dict:
 
 
 class Timings(list):
-    """Seconds each request took, of those started between the end of the warm-up and the end of
-    the run."""
+    """Seconds each request took, from sending it to the answer's last byte, of those started
+    between the end of the warm-up and the end of the run. Reading the table off a tap's answer
+    is the player's own work, done after the clock stops, as the floor's answer is not read."""
 
     def start(self, warmup: float, seconds: float) -> None:
         self.counted_from = time.monotonic() + warmup
@@ -168,7 +167,7 @@ class Timings(list):
     def running(self) -> bool:
         return time.monotonic() < self.until
 
-    def time(self, errors, request, *args, **kwargs) -> None:
+    def time(self, errors, request, *args, **kwargs):
         counted = time.monotonic() >= self.counted_from
         started = time.perf_counter()
         response = request(*args, **kwargs)
@@ -177,6 +176,7 @@ class Timings(list):
             self.append(elapsed)
             if response.status != 200:
                 errors.append(response.status)
+        return response
 
 
 def run_counted(server, count, target, timings) -> Counter:

@@ -1,9 +1,9 @@
 """Hints are searched in separate processes, at a lower priority than the requests.
 
-A search is pure computation for up to its budget. Run in the request's own process it would hold
-the interpreter lock against every other request that process serves; run beside it, the
-operating system shares the cores, and taps go first. The search processes receive only what the
-player has seen (a `PlayerView`), never the deal.
+A search is pure computation for up to its budget. Run in the request's own process it would take
+the cores at the requests' priority (and, in a threaded server, hold the interpreter lock against
+the process's other requests); run beside it below them, taps go first. The search processes
+receive only what the player has seen (a `PlayerView`), never the deal.
 
 On Linux they run in the idle scheduling class (SCHED_IDLE): the kernel then stops a search the
 moment a request's thread wakes (from its database's answer, say), where a search at a low nice
@@ -20,8 +20,9 @@ from concurrent.futures.process import BrokenProcessPool
 from game.engine.hint import Hint, recommend
 from game.engine.knowledge import PlayerView
 
-PROCESSES = 2
-"""Search processes per app server process."""
+PROCESSES = 1
+"""Search processes per app server process: a sync worker (gunicorn.conf.py) serves one request,
+so one Hint, at a time."""
 NICENESS = 10
 """How far below the requests a search runs where there is no idle class: it takes what the
 requests leave of the cores."""

@@ -194,12 +194,13 @@ def wait_until(ready, timeout=30.0, step=0.1) -> None:
 
 
 class Gunicorn:
-    """One app server: `gunicorn tripeaks_site.wsgi` on 127.0.0.1:port."""
+    """One app server: `gunicorn tripeaks_site.wsgi` on 127.0.0.1:port, with the site's
+    gunicorn.conf.py (its number of workers unless given) and these options."""
 
-    def __init__(self, env: dict, workers: int = 2, threads: int = 1, *options: str):
+    def __init__(self, env: dict, workers: int | None = 2, *options: str):
         self.port = free_port()
         self.env = env
-        self.options = ["--workers", str(workers), "--threads", str(threads), *options]
+        self.options = [*(["--workers", str(workers)] if workers else []), *options]
         self.process = None
 
     def __enter__(self):
@@ -360,15 +361,21 @@ class Player:
 
     def act(self, action: str, server: int = 0, version=True, **form) -> Response:
         """Post one action as htmx does; the table follows what the answer shows."""
+        response = self.post(action, server, version, **form)
+        self.follow(response)
+        return response
+
+    def post(self, action: str, server: int = 0, version=True, **form) -> Response:
+        """Post one action as htmx does, the table left as it was until `follow`."""
         table = self.table
         form = form | ({"version": table.version} if version else {})
         headers = HTMX | {"X-CSRFToken": table.csrf}
-        response = self.client(server).request(
-            "POST", f"/game/{table.game}/{action}", form, headers
-        )
+        return self.client(server).request("POST", f"/game/{table.game}/{action}", form, headers)
+
+    def follow(self, response: Response) -> None:
+        """Read the table off an answer to `post`."""
         if response.status == 200:
-            self.table = Table.parse(response.body, table.csrf)
-        return response
+            self.table = Table.parse(response.body, self.table.csrf)
 
     def next_move(self) -> tuple[str, dict]:
         """A legal move: a new deal once the game is over, else a card that fits, else a draw."""

@@ -86,7 +86,7 @@ def private_redis():
 def test_stopping_redis_mid_play_loses_nothing_and_play_goes_on(database_url, private_redis):
     env = production_env(database_url, REDIS_URL=private_redis.url)
     prepare(env)
-    with Gunicorn(env, workers=2, threads=2) as server:
+    with Gunicorn(env, workers=2) as server:
         player = Player([server.port])
         player.open()
 

@@ -1,9 +1,13 @@
 """Production mode's settings, checked the way a deploy runs them: in a fresh process."""
 
+import http.client
+import os
 import subprocess
 import sys
 
-from tests.production.harness import ROOT, prepare, production_env
+import pytest
+
+from tests.production.harness import ROOT, Gunicorn, prepare, production_env, wait_until
 
 
 def run_manage(env, *args):
@@ -31,6 +35,27 @@ def test_production_mode_without_a_secret_refuses_to_start_with_a_clear_message(
 
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off" in result.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "web_concurrency, workers", [("3", 3), (None, 4 * os.process_cpu_count() + 1)]
+)
+def test_gunicorn_runs_sync_workers_as_gunicorn_conf_says(tmp_path, web_concurrency, workers):
+    env = production_env(f"sqlite:///{tmp_path}/unused.sqlite3")
+    env.pop("WEB_CONCURRENCY", None)
+    if web_concurrency:
+        env["WEB_CONCURRENCY"] = web_concurrency
+
+    with Gunicorn(env, workers=None) as server:
+        wait_until(lambda: len(server.workers()) == workers)
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        connection.request("GET", "/healthz")
+        response = connection.getresponse()
+
+    # A sync worker serves one request per connection, and says so.
+    assert response.status == 200
+    assert response.getheader("Connection") == "close"
 
 
 # A bug cannot be made to happen on purpose: a view that fails stands in for one.

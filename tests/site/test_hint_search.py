@@ -60,7 +60,7 @@ def test_a_search_process_killed_from_outside_costs_no_hint():
 def test_a_hint_whose_search_cannot_run_in_time_is_the_quick_suggestion():
     view = a_view()
     pool = hint_search._executor()
-    # Both search processes taken for longer than the hint may wait.
+    # Every search process taken for longer than the hint may wait.
     for _ in range(hint_search.PROCESSES):
         pool.submit(time.sleep, 4)
     try:

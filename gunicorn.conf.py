@@ -1,0 +1,19 @@
+"""gunicorn's settings for the site, read when gunicorn starts in this folder
+(`gunicorn tripeaks_site.wsgi --bind ...`); command-line options override them.
+
+Sync workers: each process serves one request at a time, on a connection of its own. A tap is
+mostly Python, which holds its process's interpreter lock, so threads in one process would queue
+for it while processes share the cores through the kernel; and a new connection goes to whichever
+worker is free, where a kept-alive one stays with the worker that took it, however busy. Measured
+in bench/README.md. A sync worker waits on a slow client, so it belongs behind a proxy that
+buffers requests and responses (nginx, or the host's load balancer), as the TLS in front of it
+does anyway.
+"""
+
+import os
+
+worker_class = "sync"
+
+# A Hint holds its worker while the search runs (see game/hint_search.py), so there are more
+# workers than cores. WEB_CONCURRENCY, the usual hosting setting, chooses another number.
+workers = int(os.environ.get("WEB_CONCURRENCY", 4 * os.process_cpu_count() + 1))
