@@ -14,6 +14,11 @@ import os
 
 worker_class = "sync"
 
+# The site is loaded once, before the workers are forked, and frozen out of the cycle collector
+# there (tripeaks_site/wsgi.py): the workers share its memory instead of each writing a copy,
+# and their caches hold one. Code changes then take a restart, not a reload (HUP).
+preload_app = True
+
 # A Hint holds its worker while the search runs (see game/hint_search.py), so there are more
 # workers than cores. WEB_CONCURRENCY, the usual hosting setting, chooses another number.
 workers = int(os.environ.get("WEB_CONCURRENCY", 4 * os.process_cpu_count() + 1))
