@@ -42,7 +42,9 @@ def test_production_mode_without_a_secret_refuses_to_start_with_a_clear_message(
 @pytest.mark.parametrize(
     "web_concurrency, workers", [("3", 3), (None, 4 * os.process_cpu_count() + 1)]
 )
-def test_gunicorn_runs_preloaded_sync_workers_as_gunicorn_conf_says(tmp_path, web_concurrency, workers):
+def test_gunicorn_runs_preloaded_sync_workers_as_gunicorn_conf_says(
+    tmp_path, web_concurrency, workers
+):
     env = production_env(f"sqlite:///{tmp_path}/unused.sqlite3")
     env.pop("WEB_CONCURRENCY", None)
     if web_concurrency:
