@@ -46,7 +46,7 @@ class Outcome:
     """What a request did to a game, for the page to show."""
 
     row: Game
-    table: state.Game
+    table: state.Table
     message: str = ""
     """Why nothing changed: a refused move or a stale request."""
     news: str = ""
@@ -84,9 +84,9 @@ def latest(owner: dict) -> Game | None:
     return games.order_by("-current_since", "-pk").first()
 
 
-def table_of(row: Game) -> state.Game:
+def table_of(row: Game) -> state.Table:
     """The table from the deal and the moves in play, with everything the player has seen."""
-    table = state.Game.replay(row.deal.cards, row.moves)
+    table = state.Table.replay(row.deal.cards, row.moves)
     table.seen |= set(row.seen)
     return table
 
@@ -309,14 +309,14 @@ def _answer_stale(owner: dict, row: Game) -> Outcome:
 
 
 def _start(owner: dict, deal: Deal, kind, left: int | None = None) -> Game:
-    table = state.Game(deal.cards)
+    table = state.Table(deal.cards)
     row = Game(deal=deal, seen=sorted(table.seen), running_since=timezone.now(), **owner)
     detail = {"deal": deal.identifier} | ({"left": left} if left else {})
     rows.save(row, [(kind, detail)])
     return row
 
 
-def _settle(row: Game, table: state.Game) -> list:
+def _settle(row: Game, table: state.Table) -> list:
     """The status after a move: a win or dead end stops the clock, undoing a dead end restarts
     it."""
     status = Status.WON if table.won else Status.DEAD_END if table.dead_end else Status.PLAYING
@@ -347,7 +347,7 @@ def _kind_of(action: state.Move) -> str:
     return action if isinstance(action, str) else "take"
 
 
-def _news(table: state.Game, action: state.Move, run_before: int) -> str:
+def _news(table: state.Table, action: state.Move, run_before: int) -> str:
     """The live region's sentence after a take or draw."""
     top = card_label(table.waste_top)
     if action == state.DRAW:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from game.engine.cards import SUIT_SYMBOLS, card_code, card_label, is_red, rank_symbol, suit
 from game.engine.geometry import ACROSS, ROW_OF, TABLEAU_SIZE
-from game.engine.state import DRAW, UNDO, Game
+from game.engine.state import DRAW, UNDO, Table
 from game.models import Action
 
 CARD_WIDTH = 34
@@ -77,11 +77,11 @@ def table_at(deck: tuple[int, ...], actions: list[Action], seq: int) -> TablePic
     """The table after the log entry numbered seq. Raises IllegalAction if the log breaks the
     rules, which would mean a corrupt log."""
     moves = [replayed_move(action) for action in actions if action.seq <= seq]
-    game = Game.replay(deck, [move for move in moves if move is not None])
+    game = Table.replay(deck, [move for move in moves if move is not None])
     return picture_of(game)
 
 
-def picture_of(game: Game) -> TablePicture:
+def picture_of(game: Table) -> TablePicture:
     cards = [
         _card(
             game.deck[pos],
@@ -113,7 +113,7 @@ def picture_of(game: Game) -> TablePicture:
     )
 
 
-def _state_of(game: Game, pos: int) -> str:
+def _state_of(game: Table, pos: int) -> str:
     if game.is_removed(pos):
         return "removed"
     return "face-up" if game.is_face_up(pos) else "face-down"

@@ -21,7 +21,7 @@ from .knowledge import PlayerView, known_deck, known_ranks, view_of
 from .policy import Fits, Tableau, digging_policy, fits_table, play_out, policy_move
 from .rules import STANDARD
 from .solver import solve
-from .state import DRAW, Game, Move
+from .state import DRAW, Move, Table
 
 UNSOLVABLE = "unsolvable"
 
@@ -43,9 +43,9 @@ class Hint:
     reason: str
 
 
-def hint_for_game(game: Game, **options) -> Hint:
-    """The hint for a live game, from the player's knowledge of it alone."""
-    return recommend(view_of(game), **options)
+def hint_for_table(table: Table, **options) -> Hint:
+    """The hint for a live table, from the player's knowledge of it alone."""
+    return recommend(view_of(table), **options)
 
 
 def recommend(
@@ -170,17 +170,17 @@ def _best_by_rollouts(view: PlayerView, seed: int, max_nodes: int, deadline: flo
     )
 
 
-def play_by_hints(deck, rules=STANDARD, **options) -> tuple[Game, list[float]]:
-    """Play a deal by following the hint alone; returns the finished game and ms per hint."""
-    game = Game(deck, rules)
+def play_by_hints(deck, rules=STANDARD, **options) -> tuple[Table, list[float]]:
+    """Play a deal by following the hint alone; returns the finished table and ms per hint."""
+    table = Table(deck, rules)
     times = []
     while True:
         started = time.perf_counter()
-        hint = hint_for_game(game, **options)
+        hint = hint_for_table(table, **options)
         times.append((time.perf_counter() - started) * 1000)
         if hint.move is None:
-            return game, times
-        game.apply(hint.move)
+            return table, times
+        table.apply(hint.move)
 
 
 def _forced_reason(view: PlayerView, move: Move) -> str:

@@ -1,7 +1,7 @@
 """What the player knows about a game, and nothing more.
 
 A hint must not depend on cards the player has never seen, so it works from a `PlayerView`
-rather than from a `Game`. The view keeps every card the player has been shown, including cards
+rather than from a `Table`. The view keeps every card the player has been shown, including cards
 that an undo has turned face down again and drawn cards that an undo has put back into the stock
 (their places are known too). Cards never shown are only a set: `unseen`, sorted by card index so
 that nothing about their deal order can leak through it.
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from .cards import DECK_SIZE, rank
 from .geometry import TABLEAU_SIZE
 from .rules import Rules
-from .state import DRAW, Game, Move, Peaks
+from .state import DRAW, Move, Peaks, Table
 
 
 @dataclass(frozen=True)
@@ -59,17 +59,17 @@ def known_ranks(cards) -> list[int]:
     return [0 if card is None else rank(card) for card in cards]
 
 
-def view_of(game: Game) -> PlayerView:
-    """The player's knowledge of a game: reads the deck only through `Game.known_card`."""
-    known = [game.known_card(deck_pos) for deck_pos in range(DECK_SIZE)]
-    tableau = tuple(None if game.is_removed(pos) else known[pos] for pos in range(TABLEAU_SIZE))
+def view_of(table: Table) -> PlayerView:
+    """The player's knowledge of a table: reads the deck only through `Table.known_card`."""
+    known = [table.known_card(deck_pos) for deck_pos in range(DECK_SIZE)]
+    tableau = tuple(None if table.is_removed(pos) else known[pos] for pos in range(TABLEAU_SIZE))
     seen_cards = {card for card in known if card is not None}
     return PlayerView(
-        rules=game.rules,
-        removed=game.removed,
+        rules=table.rules,
+        removed=table.removed,
         tableau=tableau,
-        stock=tuple(known[game.stock_next :]),
-        waste_top=game.waste_top,
+        stock=tuple(known[table.stock_next :]),
+        waste_top=table.waste_top,
         unseen=tuple(sorted(set(range(DECK_SIZE)) - seen_cards)),
     )
 

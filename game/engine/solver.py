@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from .cards import rank
 from .geometry import COVER_MASK, COVERS, FIRST_WASTE, TABLEAU_SIZE
 from .rules import NUM_RANKS, STANDARD, Rules
-from .state import ALL_REMOVED, DRAW, Game, Move
+from .state import ALL_REMOVED, DRAW, Move, Table
 
 DECK_END = 52
 NEVER = DECK_END + 1
@@ -114,14 +114,14 @@ def solve(
     return Solution(result, tuple(line or ()), budget.nodes, ms)
 
 
-def solve_game(game: Game, **budget) -> Solution:
-    """Solve from a live game's current position (max_nodes / budget_ms as for solve)."""
+def solve_table(table: Table, **budget) -> Solution:
+    """Solve from a live table's current position (max_nodes / budget_ms as for solve)."""
     return solve(
-        game.deck,
-        game.rules,
-        removed=game.removed,
-        stock_next=game.stock_next,
-        waste_card=game.waste_top,
+        table.deck,
+        table.rules,
+        removed=table.removed,
+        stock_next=table.stock_next,
+        waste_card=table.waste_top,
         **budget,
     )
 

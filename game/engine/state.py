@@ -36,7 +36,7 @@ class _Played:
 
 class Peaks:
     """What a table shows of its peak cards, from the bits of the cards taken (`removed`) and the
-    rules: shared by the game and by a player's view of it, each of which says how many cards
+    rules: shared by the table and by a player's view of it, each of which says how many cards
     are left in the stock (`stock_count`) and which cards may be taken (`legal_takes`)."""
 
     removed: int
@@ -64,7 +64,7 @@ class Peaks:
         return not self.is_removed(pos) and (self.rules.open_peaks or self.is_uncovered(pos))
 
 
-class Game(Peaks):
+class Table(Peaks):
     def __init__(self, deck: Sequence[int], rules: Rules = STANDARD):
         if sorted(deck) != list(range(DECK_SIZE)):
             raise ValueError("a deck holds each of the 52 cards exactly once")
@@ -87,13 +87,13 @@ class Game(Peaks):
 
     @classmethod
     def replay(cls, deck: Sequence[int], actions: Iterable[Move], rules: Rules = STANDARD):
-        """Rebuild a game from its deal and its log of takes, draws and undos."""
-        game = cls(deck, rules)
+        """Rebuild a table from its deal and its log of takes, draws and undos."""
+        table = cls(deck, rules)
         for action in actions:
-            refusal = game.apply(action)
+            refusal = table.apply(action)
             if refusal:
                 raise IllegalAction(f"{action!r}: {refusal}")
-        return game
+        return table
 
     def apply(self, action: Move) -> str | None:
         """Play one logged action; returns the refusal reason, or None when it was played."""
@@ -188,7 +188,7 @@ class Game(Peaks):
         self.stock_next += 1
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Game):
+        if not isinstance(other, Table):
             return NotImplemented
         return self.__dict__ == other.__dict__
 

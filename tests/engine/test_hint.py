@@ -7,18 +7,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.engine.deck import deck_for_number
-from game.engine.hint import ROLLOUT_POLICY, UNSOLVABLE, hint_for_game, recommend
+from game.engine.hint import ROLLOUT_POLICY, UNSOLVABLE, hint_for_table, recommend
 from game.engine.knowledge import view_of
 from game.engine.policy import greedy_policy, policy_move
 from game.engine.rules import Rules
-from game.engine.solver import solve, solve_game
-from game.engine.state import DRAW, UNDO, Game
+from game.engine.solver import solve, solve_table
+from game.engine.state import DRAW, UNDO, Table
 
 OPEN_PEAKS = Rules(open_peaks=True)
 FEW_NODES = 3_000
 
 
-def random_actions(game: Game, rng: random.Random, steps: int) -> list:
+def random_actions(game: Table, rng: random.Random, steps: int) -> list:
     """Play random legal takes, draws and undos on the game; returns the log."""
     log = []
     for _ in range(steps):
@@ -37,7 +37,7 @@ def random_actions(game: Game, rng: random.Random, steps: int) -> list:
     return log
 
 
-def shuffle_unseen(game: Game, rng: random.Random) -> tuple[int, ...]:
+def shuffle_unseen(game: Table, rng: random.Random) -> tuple[int, ...]:
     """The same deal with the never-shown cards dealt differently among their places."""
     hidden = [pos for pos in range(52) if pos not in game.seen]
     cards = [game.deck[pos] for pos in hidden]
@@ -52,25 +52,25 @@ def shuffle_unseen(game: Game, rng: random.Random) -> tuple[int, ...]:
 @given(number=st.integers(1, 10_000), play_seed=st.integers(0, 2**32), steps=st.integers(0, 60))
 def test_cards_never_seen_do_not_change_the_hint(number, play_seed, steps):
     rng = random.Random(play_seed)
-    game = Game(deck_for_number(number))
+    game = Table(deck_for_number(number))
     log = random_actions(game, rng, steps)
-    twin = Game.replay(shuffle_unseen(game, rng), log)
+    twin = Table.replay(shuffle_unseen(game, rng), log)
 
     assert view_of(twin) == view_of(game)
-    hint = hint_for_game(game, seed=7, max_nodes=FEW_NODES, budget_ms=None)
-    assert hint_for_game(twin, seed=7, max_nodes=FEW_NODES, budget_ms=None) == hint
+    hint = hint_for_table(game, seed=7, max_nodes=FEW_NODES, budget_ms=None)
+    assert hint_for_table(twin, seed=7, max_nodes=FEW_NODES, budget_ms=None) == hint
     if not view_of(game).fully_known:
         assert hint.verdict is None
 
 
 def test_same_position_seed_and_nodes_give_the_same_hint():
-    game = Game(deck_for_number(3))
-    first = hint_for_game(game, seed=5, max_nodes=20_000, budget_ms=None)
-    assert hint_for_game(game, seed=5, max_nodes=20_000, budget_ms=None) == first
+    game = Table(deck_for_number(3))
+    first = hint_for_table(game, seed=5, max_nodes=20_000, budget_ms=None)
+    assert hint_for_table(game, seed=5, max_nodes=20_000, budget_ms=None) == first
 
 
 def test_knowledge_survives_undo():
-    game = Game(deck_for_number(1))
+    game = Table(deck_for_number(1))
     drawn_card = game.deck[game.stock_next]
     game.draw()
     game.undo()
@@ -81,7 +81,7 @@ def test_knowledge_survives_undo():
 
     # Play until a peak card has been turned up, then undo everything: it is face down again,
     # and still known.
-    game = Game(deck_for_number(1))
+    game = Table(deck_for_number(1))
     while not any(pos < 18 for pos in game.seen):
         game.apply(policy_move(view_of(game), greedy_policy))
     turned_up = min(game.seen)
@@ -93,9 +93,9 @@ def test_knowledge_survives_undo():
     assert game.deck[turned_up] not in view.unseen
 
 
-def fully_known_at_the_deal(number: int) -> Game:
+def fully_known_at_the_deal(number: int) -> Table:
     """Open peaks, and the whole stock drawn and put back: every card is known."""
-    game = Game(deck_for_number(number), OPEN_PEAKS)
+    game = Table(deck_for_number(number), OPEN_PEAKS)
     for _ in range(game.stock_count):
         game.draw()
     while game.moves:
@@ -113,16 +113,16 @@ def first_deal_with(result: str) -> int:
 
 def test_a_proven_win_gives_a_move_on_a_winning_line():
     game = fully_known_at_the_deal(first_deal_with("win"))
-    hint = hint_for_game(game, seed=0, max_nodes=2_000_000, budget_ms=None)
+    hint = hint_for_table(game, seed=0, max_nodes=2_000_000, budget_ms=None)
 
     assert hint.verdict is None
     assert game.apply(hint.move) is None
-    assert solve_game(game).result == "win"
+    assert solve_table(game).result == "win"
 
 
 def test_a_proven_loss_gives_the_verdict_and_still_a_legal_move():
     game = fully_known_at_the_deal(first_deal_with("loss"))
-    hint = hint_for_game(game, seed=0, max_nodes=2_000_000, budget_ms=None)
+    hint = hint_for_table(game, seed=0, max_nodes=2_000_000, budget_ms=None)
 
     assert hint.verdict == UNSOLVABLE
     assert "cannot be finished" in hint.reason
@@ -131,8 +131,8 @@ def test_a_proven_loss_gives_the_verdict_and_still_a_legal_move():
 
 def test_a_budget_too_small_for_a_proof_gives_a_suggestion_without_verdict():
     game = fully_known_at_the_deal(first_deal_with("loss"))
-    assert solve_game(game, max_nodes=1).result == "unknown"
-    hint = hint_for_game(game, seed=0, max_nodes=1, budget_ms=None)
+    assert solve_table(game, max_nodes=1).result == "unknown"
+    hint = hint_for_table(game, seed=0, max_nodes=1, budget_ms=None)
 
     assert hint.verdict is None
     assert hint.move in view_of(game).legal_moves()
@@ -140,7 +140,7 @@ def test_a_budget_too_small_for_a_proof_gives_a_suggestion_without_verdict():
 
 def test_no_verdict_on_a_losing_deal_while_cards_are_unseen():
     number = first_deal_with("loss")
-    hint = hint_for_game(Game(deck_for_number(number)), max_nodes=FEW_NODES, budget_ms=None)
+    hint = hint_for_table(Table(deck_for_number(number)), max_nodes=FEW_NODES, budget_ms=None)
     assert hint.verdict is None
 
 
@@ -155,23 +155,23 @@ def test_no_verdict_on_a_losing_deal_while_cards_are_unseen():
     ],
 )
 def test_following_hints_plays_to_the_end_and_only_then_hints_nothing(number, rules):
-    game = Game(deck_for_number(number), rules)
+    game = Table(deck_for_number(number), rules)
     while not game.over:
-        hint = hint_for_game(game, max_nodes=FEW_NODES, budget_ms=None)
+        hint = hint_for_table(game, max_nodes=FEW_NODES, budget_ms=None)
         assert hint.move in view_of(game).legal_moves()
         assert game.apply(hint.move) is None
-    assert hint_for_game(game).move is None
+    assert hint_for_table(game).move is None
 
 
 def test_nothing_fits_means_draw():
-    game = Game(deck_for_number(1))
+    game = Table(deck_for_number(1))
     while game.legal_takes():
         game.take(game.legal_takes()[0])
     assert recommend(view_of(game), max_nodes=FEW_NODES).move == DRAW
 
 
 def test_a_tiny_budget_still_gives_a_legal_move_quickly():
-    game = Game(deck_for_number(4))
-    hint = hint_for_game(game, max_nodes=0)
+    game = Table(deck_for_number(4))
+    hint = hint_for_table(game, max_nodes=0)
     assert hint.move in view_of(game).legal_moves()
     assert hint.move == policy_move(view_of(game), ROLLOUT_POLICY)

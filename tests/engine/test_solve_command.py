@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from game.engine.deck import deck_for_number, format_deck, parse_deck
-from game.engine.state import Game
+from game.engine.state import Table
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 WON_DEAL = format_deck(deck_for_number(1))
@@ -46,7 +46,7 @@ def test_decks_as_arguments():
         assert set(record) == {"deck", "result", "moves", "nodes", "ms"}
         assert isinstance(record["nodes"], int) and isinstance(record["ms"], float)
     assert won["deck"] == WON_DEAL and won["result"] == "win"
-    assert Game.replay(parse_deck(WON_DEAL), won["moves"]).won
+    assert Table.replay(parse_deck(WON_DEAL), won["moves"]).won
     assert (lost["deck"], lost["result"], lost["moves"]) == (LOST_DEAL, "loss", [])
 
 

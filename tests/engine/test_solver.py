@@ -7,8 +7,8 @@ from game.engine.cards import rank
 from game.engine.deck import deck_for_number
 from game.engine.geometry import COVERED_BY, TABLEAU_SIZE
 from game.engine.rules import STANDARD, Rules
-from game.engine.solver import solve, solve_game
-from game.engine.state import ALL_REMOVED, DRAW, Game
+from game.engine.solver import solve, solve_table
+from game.engine.state import ALL_REMOVED, DRAW, Table
 
 from .support import CHAIN_DECK, deck_with
 
@@ -67,15 +67,15 @@ def brute_force_wins(deck, rules, removed, stock_next, waste_card) -> bool:
     )
 
 
-def game_at(deck, rules, removed, stock_next, waste_card) -> Game:
-    """A Game put at an arbitrary position through its public fields, to judge moves from it."""
-    game = Game(deck, rules)
+def game_at(deck, rules, removed, stock_next, waste_card) -> Table:
+    """A Table put at an arbitrary position through its public fields, to judge moves from it."""
+    game = Table(deck, rules)
     game.removed, game.stock_next = removed, stock_next
     game.waste = [] if waste_card is None else [waste_card]
     return game
 
 
-def wins_by_replay(game: Game, moves) -> bool:
+def wins_by_replay(game: Table, moves) -> bool:
     return all(game.apply(move) is None for move in moves) and game.won
 
 
@@ -127,7 +127,7 @@ def test_stages_agree_on_whole_deals(number, monkeypatch):
     assert default.result == exact.result != "unknown"
     for solution in (default, exact):
         if solution.result == "win":
-            assert Game.replay(deck, solution.moves).won
+            assert Table.replay(deck, solution.moves).won
 
 
 def test_known_lost_deals_are_lost():
@@ -139,7 +139,7 @@ def test_known_lost_deals_are_lost():
 def test_a_win_that_needs_the_wrap(stage):
     solution = solve(WRAP_DECK)
     assert solution.result == "win"
-    game = Game(WRAP_DECK)
+    game = Table(WRAP_DECK)
     wrapped = False
     for move in solution.moves:
         before = rank(game.waste_top)
@@ -170,7 +170,7 @@ def test_without_a_first_waste_card(number, stage):
     rules = Rules(first_waste=False)
     solution = solve(deck_for_number(number), rules)
     assert solution.result == "win"
-    assert Game.replay(deck_for_number(number), solution.moves, rules).won
+    assert Table.replay(deck_for_number(number), solution.moves, rules).won
 
 
 def test_out_of_budget_is_unknown_never_loss():
@@ -194,9 +194,9 @@ def test_a_won_table_needs_no_moves():
     assert (solution.result, solution.moves) == ("win", ())
 
 
-def random_game(number: int, rng: random.Random) -> Game:
+def random_game(number: int, rng: random.Random) -> Table:
     """A deal played some way in by random legal moves, takes more likely than draws."""
-    game = Game(deck_for_number(number))
+    game = Table(deck_for_number(number))
     for _ in range(rng.randint(5, 40)):
         takes = game.legal_takes()
         if game.over:
@@ -213,14 +213,14 @@ def test_mid_game_positions():
     results = set()
     for number in range(1, 41):
         game = random_game(number, rng)
-        solution = solve_game(game)
+        solution = solve_table(game)
         results.add(solution.result)
         if solution.result == "win":
-            assert Game.replay(game.deck, [*game.moves, *solution.moves]).won
+            assert Table.replay(game.deck, [*game.moves, *solution.moves]).won
             continue
         # A lost position: no move leads anywhere better.
         assert solution.result == "loss" and not game.won
         for move in [*game.legal_takes(), *([DRAW] if game.stock_count else [])]:
-            after = Game.replay(game.deck, [*game.moves, move])
-            assert solve_game(after).result == "loss"
+            after = Table.replay(game.deck, [*game.moves, move])
+            assert solve_table(after).result == "loss"
     assert results == {"win", "loss"}

@@ -12,15 +12,15 @@ from game.engine.state import (
     STILL_FACE_DOWN,
     STOCK_EMPTY,
     UNDO,
-    Game,
     IllegalAction,
+    Table,
 )
 
 from .support import CHAIN_DECK, CHAIN_ORDER, deck_with, table_of
 
 
 def test_the_deal_shows_eleven_cards():
-    game = Game(deck_for_number(7))
+    game = Table(deck_for_number(7))
     face_up = [pos for pos in range(28) if game.is_face_up(pos)]
     assert face_up == list(range(18, 28))
     assert game.waste_top == game.deck[28]
@@ -37,9 +37,9 @@ def test_the_deal_shows_eleven_cards():
 )  # fmt: skip
 def test_one_rank_either_way_with_the_k_a_wrap(waste, card, fits_with_wrap):
     deck = deck_with({28: waste, 18: card})
-    assert (Game(deck).refusal(18) is None) == fits_with_wrap
+    assert (Table(deck).refusal(18) is None) == fits_with_wrap
     wraps = {rank(card_from_code(waste)), rank(card_from_code(card))} == {1, 13}
-    no_wrap = Game(deck, Rules(wrap=False))
+    no_wrap = Table(deck, Rules(wrap=False))
     assert (no_wrap.refusal(18) is None) == (fits_with_wrap and not wraps)
 
 
@@ -50,7 +50,7 @@ def refused_unchanged(game, action, reason):
 
 
 def test_each_refusal_has_its_reason_and_changes_nothing():
-    game = Game(deck_with({28: "7S", 18: "8H", 19: "KH", 20: "6C"}))
+    game = Table(deck_with({28: "7S", 18: "8H", 19: "KH", 20: "6C"}))
     refused_unchanged(game, 19, NOT_ONE_RANK)
     refused_unchanged(game, 9, STILL_FACE_DOWN)
     refused_unchanged(game, 0, STILL_FACE_DOWN)
@@ -63,20 +63,20 @@ def test_each_refusal_has_its_reason_and_changes_nothing():
 
 
 def test_open_peaks_show_every_card_but_covered_ones_stay_put():
-    game = Game(deck_for_number(3), Rules(open_peaks=True))
+    game = Table(deck_for_number(3), Rules(open_peaks=True))
     assert all(game.is_face_up(pos) for pos in range(28))
     assert game.seen >= set(range(29))
     assert game.refusal(0) == STILL_COVERED
 
 
 def test_without_a_first_waste_card_any_uncovered_card_opens_the_waste():
-    game = Game(deck_for_number(3), Rules(first_waste=False))
+    game = Table(deck_for_number(3), Rules(first_waste=False))
     assert game.waste_top is None and game.stock_count == 24
     assert game.legal_takes() == list(range(18, 28))
 
 
 def test_undo_after_take_re_covers_the_card_but_keeps_the_knowledge():
-    game = Game(CHAIN_DECK)
+    game = Table(CHAIN_DECK)
     assert game.take(18) is None
     before = copy.deepcopy(game)
     assert game.take(19) is None
@@ -88,7 +88,7 @@ def test_undo_after_take_re_covers_the_card_but_keeps_the_knowledge():
 
 
 def test_undo_after_draw_restores_the_stock_and_the_run():
-    game = Game(CHAIN_DECK)
+    game = Table(CHAIN_DECK)
     game.take(18)
     game.take(19)
     before = copy.deepcopy(game)
@@ -100,7 +100,7 @@ def test_undo_after_draw_restores_the_stock_and_the_run():
 
 
 def test_runs_count_takes_since_the_last_draw():
-    game = Game(CHAIN_DECK)
+    game = Table(CHAIN_DECK)
     for pos in CHAIN_ORDER[:5]:
         game.take(pos)
     game.draw()
@@ -111,7 +111,7 @@ def test_runs_count_takes_since_the_last_draw():
 
 
 def test_clearing_all_28_wins_with_cards_left_in_the_stock():
-    game = Game(CHAIN_DECK)
+    game = Table(CHAIN_DECK)
     for pos in CHAIN_ORDER:
         assert game.take(pos) is None
     assert game.won and game.cleared == 28 and game.stock_count == 23
@@ -120,7 +120,7 @@ def test_clearing_all_28_wins_with_cards_left_in_the_stock():
 
 def test_dead_end_only_once_the_stock_is_empty():
     base = {18 + i: "KQ"[i % 2] + "CDHS"[i // 2] for i in range(8)}
-    game = Game(deck_with({**base, 26: "JC", 27: "JD", 28: "7S", 51: "5C"}))
+    game = Table(deck_with({**base, 26: "JC", 27: "JD", 28: "7S", 51: "5C"}))
     for _ in range(22):
         assert game.draw() is None
         assert not game.dead_end
@@ -132,7 +132,7 @@ def test_dead_end_only_once_the_stock_is_empty():
 
 
 def test_a_log_with_undos_rebuilds_the_live_game():
-    live = Game(deck_for_number(11))
+    live = Table(deck_for_number(11))
     log = []
     for step in range(60):
         legal = live.legal_takes()
@@ -144,9 +144,9 @@ def test_a_log_with_undos_rebuilds_the_live_game():
             action = DRAW
         if live.apply(action) is None:
             log.append(action)
-    assert Game.replay(deck_for_number(11), log) == live
+    assert Table.replay(deck_for_number(11), log) == live
 
 
 def test_a_log_with_an_illegal_action_is_refused():
     with pytest.raises(IllegalAction, match="that card is still face down"):
-        Game.replay(deck_for_number(1), [DRAW, 0])
+        Table.replay(deck_for_number(1), [DRAW, 0])

@@ -8,7 +8,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from game.engine.deck import deck_for_number
 from game.engine.rules import Rules
-from game.engine.state import DRAW, Game
+from game.engine.state import DRAW, Table
 
 from .support import table_of
 
@@ -20,7 +20,7 @@ class TriPeaksPlay(RuleBasedStateMachine):
                         first_waste=st.booleans()),
     )  # fmt: skip
     def deal(self, number, rules):
-        self.deal_game = Game(deck_for_number(number), rules)
+        self.deal_game = Table(deck_for_number(number), rules)
         self.game = copy.deepcopy(self.deal_game)
         self.played: list = []  # the model: moves in play, undone ones dropped
         self.seen_so_far = set(self.game.seen)
@@ -94,7 +94,7 @@ class TriPeaksPlay(RuleBasedStateMachine):
     @invariant()
     def the_log_rebuilds_the_table(self):
         if self.played and len(self.played) % 5 == 0:
-            rebuilt = Game.replay(self.game.deck, self.played, self.game.rules)
+            rebuilt = Table.replay(self.game.deck, self.played, self.game.rules)
             assert table_of(rebuilt) == table_of(self.game)
 
 

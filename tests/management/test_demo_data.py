@@ -7,7 +7,7 @@ from django.apps import apps
 from django.core.management import call_command
 
 from game import stats
-from game.engine.state import Game as Table
+from game.engine.state import Table
 from game.models import Deal, Game
 
 Status = Game.Status

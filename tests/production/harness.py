@@ -25,7 +25,7 @@ import psycopg
 import redis
 
 from game.engine.deck import parse_deck
-from game.engine.state import Game
+from game.engine.state import Table
 
 ROOT = Path(__file__).resolve().parents[2]
 GUNICORN = Path(sys.executable).with_name("gunicorn")
@@ -147,11 +147,11 @@ class StoredGame:
     def replayed_moves(self) -> list:
         """The moves in play rebuilt from the log alone: the engine's view of the truth."""
         moves = [pos if kind == "take" else kind for _, kind, pos in self.log if kind in MOVING]
-        return Game.replay(parse_deck(self.deck), moves).moves
+        return Table.replay(parse_deck(self.deck), moves).moves
 
-    def table_after(self, count: int) -> Game:
+    def table_after(self, count: int) -> Table:
         """The table after the first `count` moves in play."""
-        return Game.replay(parse_deck(self.deck), self.moves[:count])
+        return Table.replay(parse_deck(self.deck), self.moves[:count])
 
 
 MOVING = {"take", "draw", "undo"}
@@ -297,7 +297,7 @@ class Client:
 
 
 @dataclass
-class Table:
+class PageTable:
     """What a page or fragment shows, read from SPEC.md's markup hooks."""
 
     game: int
@@ -312,7 +312,7 @@ class Table:
     over: bool = False
 
     @classmethod
-    def parse(cls, html: str, csrf: str = "") -> "Table":
+    def parse(cls, html: str, csrf: str = "") -> "PageTable":
         game, version = map(int, re.search(r'data-table="(\d+):(\d+)"', html).groups())
         buttons = re.findall(r"<button [^>]*>", html)
         free = [
@@ -353,10 +353,10 @@ class Player:
     def client(self, server: int = 0) -> Client:
         return self.clients[server % len(self.clients)]
 
-    def open(self, server: int = 0) -> Table:
+    def open(self, server: int = 0) -> PageTable:
         response = self.client(server).request("GET", "/")
         assert response.status == 200, response.body[:300]
-        self.table = Table.parse(response.body)
+        self.table = PageTable.parse(response.body)
         return self.table
 
     def act(self, action: str, server: int = 0, version=True, **form) -> Response:
@@ -375,7 +375,7 @@ class Player:
     def follow(self, response: Response) -> None:
         """Read the table off an answer to `post`."""
         if response.status == 200:
-            self.table = Table.parse(response.body, self.table.csrf)
+            self.table = PageTable.parse(response.body, self.table.csrf)
 
     def next_move(self) -> tuple[str, dict]:
         """A legal move: a new deal once the game is over, else a card that fits, else a draw."""

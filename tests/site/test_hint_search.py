@@ -15,12 +15,12 @@ from game import hint_search
 from game.engine.deck import deck_for_number
 from game.engine.hint import recommend
 from game.engine.knowledge import view_of
-from game.engine.state import Game
+from game.engine.state import Table
 from tests.production.harness import ROOT, wait_until
 
 
 def a_view():
-    game = Game(deck_for_number(42))
+    game = Table(deck_for_number(42))
     game.draw()
     return view_of(game)
 

@@ -4,8 +4,8 @@ import json
 import time
 
 from game.engine.deck import DeckError, parse_deck
-from game.engine.hint import hint_for_game
-from game.engine.state import Game
+from game.engine.hint import hint_for_table
+from game.engine.state import Table
 
 from ._engine_command import EngineCommand, bad_input
 
@@ -28,7 +28,7 @@ class Command(EngineCommand):
             deck = parse_deck(options["deck"])
         except DeckError as error:
             raise bad_input(f"--deck: {error}") from None
-        game = Game(deck)
+        game = Table(deck)
         for index, move in enumerate(_parse_moves(options["moves"])):
             try:
                 refusal = game.apply(move)
@@ -37,7 +37,7 @@ class Command(EngineCommand):
             if refusal:
                 raise bad_input(f"--moves[{index}] {json.dumps(move)}: {refusal}")
         started = time.perf_counter()
-        hint = hint_for_game(game, **hint_options)
+        hint = hint_for_table(game, **hint_options)
         ms = round((time.perf_counter() - started) * 1000, 1)
         self.emit({"move": hint.move, "verdict": hint.verdict, "reason": hint.reason, "ms": ms})
 

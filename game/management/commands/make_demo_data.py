@@ -19,7 +19,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from game.engine.deck import deck_for_number, format_deck
-from game.engine.state import Game as Table
+from game.engine.state import Table
 from game.models import Action, Deal, Game
 
 BATCH = 2000
