@@ -8,9 +8,11 @@ Nothing is marked left or lost by logging in.
 
 from django.contrib.auth import login
 from django.db import transaction
+from django.db.models import F
 
 from game import play
 from game.models import Game
+from game.owners import Owner
 
 CHOICE = "claim_choice"
 """Session key: the two games to choose between, (this device's, the account's)."""
@@ -33,17 +35,19 @@ def log_in(request, user) -> bool:
     if anonymous_key is None:
         return False
     with transaction.atomic():
-        here = play.latest({"owner": None, "session_key": anonymous_key})
+        here = play.current_game(Owner(session_key=anonymous_key))
         if here is None:
             return False
-        theirs = play.latest({"owner": user})
+        theirs = play.current_game(Owner.of_user(user))
+        # A write of the games like any other (their revision bumped), so a tap on one of them
+        # read before the claim cannot write it back to the anonymous session.
         Game.objects.filter(owner=None, session_key=anonymous_key).update(
-            owner=user, session_key=""
+            owner=user, session_key="", revision=F("revision") + 1
         )
         both = in_progress(here) and in_progress(theirs)
         # The table becomes the deal being played here, else stays the account's own.
         table = here if in_progress(here) or theirs is None else theirs
-        play.take_up({"owner": user}, table.pk)
+        play.continue_game(Owner.of_user(user), table.pk)
     if both:
         request.session[CHOICE] = [here.pk, theirs.pk]
     return both

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts import claim, records
 from game import play
+from game.owners import Owner
 
 GAMES_PER_PAGE = 25
 
@@ -52,9 +53,9 @@ def choose(request):
 
 @require_POST
 @login_required
-def take_up(request, game_id):
+def continue_game(request, game_id):
     """Continue one of the player's unfinished games; the table it replaces is set aside."""
-    play.take_up(play.owner_of(request), game_id, unfinished=True)
+    play.continue_game(Owner.of(request), game_id, unfinished=True)
     claim.chosen(request)
     return redirect("table")
 
@@ -62,15 +63,14 @@ def take_up(request, game_id):
 @require_POST
 @login_required
 def replay(request, game_id):
-    play.replay_deal(play.owner_of(request), game_id)
+    play.replay_deal(Owner.of(request), game_id)
     return redirect("table")
 
 
 @require_GET
 @login_required
 def games(request):
-    owner = play.owner_of(request)
-    table = play.latest(owner)
+    table = play.current_game(Owner.of(request))
     page = Paginator(records.history(request.user), GAMES_PER_PAGE).get_page(
         request.GET.get("page")
     )

@@ -106,7 +106,12 @@ class Game(models.Model):
     hint_count = models.PositiveIntegerField(default=0)
     active_ms = models.BigIntegerField(default=0, help_text="Clock time banked while paused.")
     running_since = models.DateTimeField(null=True, blank=True, help_text="Clock running since.")
-    version = models.PositiveIntegerField(default=0, help_text="Bumped by every move.")
+    version = models.PositiveIntegerField(
+        default=0, help_text="Bumped by every move: a tap names the table version it was made for."
+    )
+    revision = models.PositiveIntegerField(
+        default=0, help_text="Bumped by every write of the row; each write is conditional on it."
+    )
     logged = models.PositiveIntegerField(
         default=0, help_text="Entries in the action log: the next one gets seq logged + 1."
     )

@@ -1,33 +1,34 @@
-"""Playing a game: every change to a player's game goes through here, one request at a time.
+"""Playing a game: every change to a player's game goes through here.
 
-A change rebuilds the table from the deal and the moves in play, applies the move and writes the
-log and the snapshot together, so no move or log entry is ever lost and two taps never
-interleave: a move writes the row only if it is as the move read it (`rows.change`), the rarer
-changes lock it (select_for_update inside a transaction). A request made against an older
-table (its version is not the game's, or the game is no longer the player's current one) changes
-nothing: the player gets the current table back.
+A change rebuilds the engine's table from the deal and the moves in play, applies the move and
+writes the row with its log entries (`rows.write_game`), only if nobody has written the row since it
+was read; if someone has, the change is worked out again on the game as it now stands
+(`apply_with_retry`), so no move or log entry is ever lost and two taps never interleave. A request
+made for an older table (its version is not the game's, or the player has moved on to another
+game) changes nothing: the player gets their current table back.
 
 A player's current game, the one `/` shows, is the one that became their table last
-(`current_since`): the newest game, unless they took up an older unfinished one again.
+(`current_since`): the newest, unless they took up an older unfinished one again.
 """
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
 
 from game import rows
-from game.engine import state
 from game.engine.cards import card_label
 from game.engine.deck import MAX_DEAL_NUMBER, DeckError
 from game.engine.hint import Hint
 from game.engine.knowledge import view_of
+from game.engine.state import DRAW, UNDO, Move, Table
 from game.hint_search import search
 from game.models import Action, Deal, Game
+from game.owners import Owner
 
 Status = Game.Status
 Kind = Action.Kind
@@ -46,7 +47,7 @@ class Outcome:
     """What a request did to a game, for the page to show."""
 
     row: Game
-    table: state.Table
+    table: Table
     message: str = ""
     """Why nothing changed: a refused move or a stale request."""
     news: str = ""
@@ -58,35 +59,26 @@ class Outcome:
     hint: Hint | None = None
 
 
-RENEWED = "renewed"
-"""Session key: the day the session was last renewed."""
+class Stale(Exception):
+    """The request was made for a table the player no longer has."""
 
 
-def owner_of(request) -> dict:
-    """Filter and fields naming the requester's games: the user, else the anonymous session.
-
-    The first request of each day renews the session (a changed session is saved, and its cookie
-    sent again with a new expiry), so it lasts for as long as the player keeps coming back, not
-    two weeks from their first visit: an anonymous player reaches their games only through it."""
-    today = timezone.localdate().isoformat()
-    if request.session.get(RENEWED) != today:
-        request.session[RENEWED] = today
-    if request.user.is_authenticated:
-        return {"owner": request.user}
-    if request.session.session_key is None:
-        request.session.save()
-    return {"owner": None, "session_key": request.session.session_key}
+Change = Callable[[Game], tuple[Outcome | None, list]]
+"""A change to a game: the row, changed in place, to what the page shows and the log entries to
+write with it (none: nothing to write). Raises Stale for a request made for another table."""
 
 
-def latest(owner: dict) -> Game | None:
-    """The player's current game."""
-    games = Game.objects.filter(**owner).select_related("deal")
-    return games.order_by("-current_since", "-pk").first()
+def current_game(owner: Owner) -> Game | None:
+    """The game on the player's table."""
+    row = owner.games().select_related("deal").order_by("-current_since", "-pk").first()
+    if row is not None:
+        row.moved_on = False
+    return row
 
 
-def table_of(row: Game) -> state.Table:
+def table_of(row: Game) -> Table:
     """The table from the deal and the moves in play, with everything the player has seen."""
-    table = state.Table.replay(row.deal.cards, row.moves)
+    table = Table.replay(row.deal.cards, row.moves)
     table.seen |= set(row.seen)
     return table
 
@@ -103,113 +95,35 @@ def deal_from_text(text: str) -> Deal:
     return Deal.for_code(text)
 
 
-def current(owner: dict, resume: bool = True) -> Outcome:
-    """The player's current game, a new deal if there is none; the clock runs while they look.
-    Only a change takes a transaction: a look at a table whose clock runs writes nothing."""
-    row = latest(owner)
+def open_table(owner: Owner, resume: bool = True) -> Outcome:
+    """The player's current game, a new deal if there is none; the clock runs while they look
+    (with `resume`), so a look at a table whose clock is stopped restarts it."""
+    row = current_game(owner)
     if row is None:
-        with transaction.atomic():
-            row = _start(owner, _random_deal(), Kind.NEW)
+        row = _start(owner, _random_deal(), Kind.NEW)
     elif resume and row.running_since is None and row.status == Status.PLAYING:
-        with transaction.atomic():
-            row = _lock(owner, row.pk)
-            if entries := _resume_clock(row):
-                rows.save(row, entries)
+
+        def resumed(row: Game) -> tuple[Outcome, list]:
+            return Outcome(row, table_of(row)), _resume_clock(row)
+
+        return apply_with_retry(owner, row.pk, resumed, current=False, first=row)
     return Outcome(row, table_of(row))
 
 
-def move(owner: dict, game_id: int, version: int | None, action: state.Move) -> Outcome:
-    """Take a card (a position), draw or undo (written as `_changed` says)."""
-    return _changed(owner, game_id, lambda row: _moved(row, version, action))
+def move(owner: Owner, game_id: int, version: int | None, action: Move) -> Outcome:
+    """Take a card (a position), draw or undo."""
+    return apply_with_retry(owner, game_id, lambda row: _make_move(row, version, action))
 
 
-def _changed(owner: dict, game_id: int, change) -> Outcome:
-    """Apply `change` (a row to its outcome and log entries, as `_moved`) to the game and write
-    it. The change is worked out on the row as this process last saw it, if it kept it
-    (`rows.fetch`), else as read; should that row be out of date, or another request write the
-    game between reading and writing it, the change is worked out again on the game as the
-    database now holds it (a request made for the older table is then stale): each round,
-    someone's write goes through. An answer that writes nothing (a refusal, a stale request) is
-    given only from a row just read."""
-    recent = True
-    while True:
-        with rows.change():
-            row = _owned(owner, game_id, recent=recent)
-            recent = False
-            outcome, entries = change(row)
-            if entries and rows.save(row, entries, current=True):
-                return outcome
-            if not entries and not row.recent:
-                return outcome or _answer_stale(owner, row)
-
-
-def _moved(row: Game, version: int | None, action: state.Move) -> tuple[Outcome | None, list]:
-    """The move applied to the row, and the log entries to write with it; no entries when it
-    changes nothing, and no outcome either when the request is stale."""
+def hint(owner: Owner, game_id: int, version: int | None) -> Outcome:
+    """The Hint for the table as it stands. The search runs without holding anything, so taps go
+    on meanwhile; its log entry is then written as a move's is, onto the row only if it is
+    unchanged since it was read for the search. If a tap lands first, this hint is stale and is
+    neither logged nor shown. Asked again for the same table, it answers as it did, without
+    searching again: pressing Hint twice costs the machine one search."""
+    row = _load(owner, game_id)
     if _stale(row, version):
-        return None, []
-    table = table_of(row)
-    if row.status == Status.WON:
-        return Outcome(row, table, message=DEAL_WON), []
-    run_before = table.run
-    refusal = table.apply(action)
-    if refusal:
-        return Outcome(row, table, message=refusal), []
-    entries = _resume_clock(row)
-    outcome = Outcome(row, table, moved=_kind_of(action))
-    if action == state.UNDO:
-        row.undo_count += 1
-        entries.append((Kind.UNDO, None))
-        outcome.news = "Move undone."
-    else:
-        row.move_count += 1
-        entries.append((Kind.DRAW, None) if action == state.DRAW else (Kind.TAKE, action))
-        outcome.news = _news(table, action, run_before)
-        if action == state.DRAW:
-            outcome.run_reset = run_before
-    entries += _settle(row, table)
-    row.moves = table.moves
-    row.seen = sorted(table.seen)
-    row.cleared = table.cleared
-    row.longest_run = table.longest_run
-    row.version += 1
-    return outcome, entries
-
-
-def leave(owner: dict, game_id: int, version: int | None, deal: Deal | None, kind) -> Outcome:
-    """Start a new game (of `deal`, or this game's deal again when None), leaving this one."""
-    with transaction.atomic():
-        row = _lock(owner, game_id)
-        if _stale(row, version):
-            return _answer_stale(owner, row)
-        if row.status == Status.PLAYING:
-            _stop_clock(row)
-            row.status = row.left_status()
-            row.finished_at = timezone.now()
-            rows.write(row)
-        fresh = _start(owner, deal or row.deal, kind, left=row.pk)
-        return Outcome(fresh, table_of(fresh), news=f"Deal {fresh.deal.identifier} dealt.")
-
-
-def new_deal(owner: dict, game_id: int, version: int | None) -> Outcome:
-    return leave(owner, game_id, version, _random_deal(), Kind.NEW)
-
-
-def replay_deal(owner: dict, game_id: int) -> Outcome:
-    """Play the deal of any of the player's games again; the table is left as by New deal."""
-    deal = _owned(owner, game_id).deal
-    return leave(owner, latest(owner).pk, None, deal, Kind.REPLAY)
-
-
-def hint(owner: dict, game_id: int, version: int | None) -> Outcome:
-    """The Hint for the table as it stands. The search runs without holding the row, so taps go
-    on meanwhile; its log entry is then written as a move is (`_changed`), onto the row only if it
-    is still the one the search was for. If a tap lands first, this hint is stale and is neither
-    logged nor shown. Asked again for the same table, it answers as it did, without searching
-    again: pressing Hint twice costs the machine one search."""
-    row = _owned(owner, game_id)
-    if _stale(row, version):
-        return _answer_stale(owner, row)
+        return _stale_answer(owner, row)
     table = table_of(row)
     asked_at = row.version
     found = last_hint(row) or search(
@@ -217,14 +131,14 @@ def hint(owner: dict, game_id: int, version: int | None) -> Outcome:
     )
     detail = {"move": found.move, "verdict": found.verdict, "reason": found.reason}
 
-    def logged(row: Game) -> tuple[Outcome | None, list]:
+    def log_hint(row: Game) -> tuple[Outcome, list]:
         if _stale(row, asked_at):
-            return None, []
+            raise Stale
         row.hint_count += 1
         entries = [*_resume_clock(row), (Kind.HINT, {**detail, "version": asked_at})]
         return Outcome(row, table, news=found.reason, hint=found), entries
 
-    return _changed(owner, game_id, logged)
+    return apply_with_retry(owner, game_id, log_hint, first=row)
 
 
 def last_hint(row: Game) -> Hint | None:
@@ -238,61 +152,157 @@ def last_hint(row: Game) -> Hint | None:
     return Hint(detail["move"], detail["verdict"], detail["reason"])
 
 
-def take_up(owner: dict, game_id: int, *, unfinished: bool = False) -> Game:
-    """Make one of the player's games their table, exactly as it was left (with `unfinished`,
-    only if it is still being played: a finished game stays as it ended). Only the table's clock
-    runs: any other game's (the table it replaces, a game claimed at login) is stopped, and an
-    unfinished one stays unfinished, to be taken up again later."""
-    with transaction.atomic():
-        games = Game.objects.select_for_update(of=("self",)).select_related("deal")
-        # Locked in one order, so two devices swapping tables at once cannot deadlock.
-        taken_up = Q(pk=game_id, status=Status.PLAYING) if unfinished else Q(pk=game_id)
-        mine = games.filter(taken_up | Q(running_since__isnull=False), **owner)
-        locked = {row.pk: row for row in mine.order_by("pk")}
-        row = locked.pop(game_id, None)
-        if row is None:
-            raise Http404(NOT_YOURS)
-        for aside in locked.values():
-            _stop_clock(aside)
-            rows.save(aside, [(Kind.PAUSE, None)])
-        row.current_since = timezone.now()
-        rows.write(row)
-        return row
-
-
-def pause(owner: dict, game_id: int) -> None:
-    with transaction.atomic():
-        row = _lock(owner, game_id)
-        if row.running_since is not None:
+def leave(owner: Owner, game_id: int, version: int | None, deal: Deal | None, kind) -> Outcome:
+    """Start a new game (of `deal`, or this game's deal again when None), leaving this one. The
+    left game's write is conditional like a move's, so two requests to leave one table start one
+    new game between them: the second finds the table gone and is stale."""
+    while True:
+        row = _load(owner, game_id)
+        if _stale(row, version):
+            return _stale_answer(owner, row)
+        if row.status == Status.PLAYING:
             _stop_clock(row)
-            rows.save(row, [(Kind.PAUSE, None)])
+            row.status = row.left_status()
+            row.finished_at = timezone.now()
+        with transaction.atomic():
+            if rows.write_game(row, current=True):
+                fresh = _start(owner, deal or row.deal, kind, left=row.pk)
+                return Outcome(fresh, table_of(fresh), news=f"Deal {fresh.deal.identifier} dealt.")
 
 
-def resume(owner: dict, game_id: int) -> None:
-    with transaction.atomic():
-        row = _lock(owner, game_id)
-        if not _stale(row, None) and (entries := _resume_clock(row)):
-            rows.save(row, entries)
+def new_deal(owner: Owner, game_id: int, version: int | None) -> Outcome:
+    return leave(owner, game_id, version, _random_deal(), Kind.NEW)
+
+
+def start_deal(owner: Owner, game_id: int, version: int | None, deal: Deal) -> Outcome:
+    """The deal the player chose, by its number or deck code."""
+    return leave(owner, game_id, version, deal, Kind.NEW)
+
+
+def replay_table(owner: Owner, game_id: int, version: int | None) -> Outcome:
+    """The table's deal again, from the start."""
+    return leave(owner, game_id, version, None, Kind.REPLAY)
+
+
+def replay_deal(owner: Owner, game_id: int) -> Outcome:
+    """Play the deal of any of the player's games again; the table is left as by New deal."""
+    deal = _load(owner, game_id).deal
+    return leave(owner, current_game(owner).pk, None, deal, Kind.REPLAY)
+
+
+def continue_game(owner: Owner, game_id: int, *, unfinished: bool = False) -> Game:
+    """Make one of the player's games their table, exactly as it was left (with `unfinished`, only
+    if it is still being played: a finished game stays as it ended). Only the table's clock runs:
+    any other game's (the table it replaces, a game claimed at login) is stopped, and an unfinished
+    one stays unfinished, to be taken up again later."""
+    while True:
+        running = owner.games().filter(running_since__isnull=False).exclude(pk=game_id)
+        aside = list(running.select_related("deal"))
+        row = _load(owner, game_id)
+        if unfinished and row.status != Status.PLAYING:
+            raise Http404(NOT_YOURS)
+        row.current_since = timezone.now()
+        with transaction.atomic():
+            # Written in one order, so two devices swapping tables at once cannot deadlock.
+            games = sorted([row, *aside], key=lambda game: game.pk)
+            if all(_take_up_or_set_aside(game, row) for game in games):
+                return row
+            transaction.set_rollback(True)
+
+
+def pause(owner: Owner, game_id: int) -> None:
+    def stop(row: Game) -> tuple[None, list]:
+        if row.running_since is None:
+            return None, []
+        _stop_clock(row)
+        return None, [(Kind.PAUSE, None)]
+
+    apply_with_retry(owner, game_id, stop, current=False)
+
+
+def resume(owner: Owner, game_id: int) -> None:
+    def restart(row: Game) -> tuple[None, list]:
+        if _stale(row, None):
+            return None, []
+        return None, _resume_clock(row)
+
+    apply_with_retry(owner, game_id, restart, current=False)
+
+
+def apply_with_retry(
+    owner: Owner, game_id: int, change: Change, *, current: bool = True, first: Game | None = None
+) -> Outcome | None:
+    """Work `change` out on one of the player's games and write it, with `current` only while it
+    is still their table. Each round reads the game (the first may use the row the caller has
+    just read) and writes it only if nobody wrote it in between; else the next round works the
+    change out again on the game as the database now holds it. Each round someone's write goes
+    through, so this ends."""
+    row = first
+    while True:
+        row = row or _load(owner, game_id)
+        try:
+            outcome, entries = change(row)
+        except Stale:
+            return _stale_answer(owner, row)
+        if not entries or rows.write_game(row, entries, current=current):
+            return outcome
+        row = None
 
 
 # Helpers
+
+
+def _make_move(row: Game, version: int | None, action: Move) -> tuple[Outcome, list]:
+    """The move applied to the row, and the log entries to write with it (none when the rules
+    refuse it)."""
+    if _stale(row, version):
+        raise Stale
+    table = table_of(row)
+    if row.status == Status.WON:
+        return Outcome(row, table, message=DEAL_WON), []
+    run_before = table.run
+    refusal = table.apply(action)
+    if refusal:
+        return Outcome(row, table, message=refusal), []
+    entries = _resume_clock(row)
+    outcome = Outcome(row, table, moved=_kind_of(action))
+    if action == UNDO:
+        row.undo_count += 1
+        entries.append((Kind.UNDO, None))
+        outcome.news = "Move undone."
+    else:
+        row.move_count += 1
+        entries.append((Kind.DRAW, None) if action == DRAW else (Kind.TAKE, action))
+        outcome.news = _news(table, action, run_before)
+        if action == DRAW:
+            outcome.run_reset = run_before
+    entries += _settle(row, table)
+    row.moves = table.moves
+    row.seen = sorted(table.seen)
+    row.cleared = table.cleared
+    row.longest_run = table.longest_run
+    row.version += 1
+    return outcome, entries
+
+
+def _take_up_or_set_aside(game: Game, table: Game) -> bool:
+    """Write the game taken up as the table, or stop another game's clock."""
+    if game is table:
+        return rows.write_game(game)
+    _stop_clock(game)
+    return rows.write_game(game, [(Kind.PAUSE, None)])
 
 
 def _random_deal() -> Deal:
     return Deal.for_number(secrets.randbelow(RANDOM_DEALS) + 1)
 
 
-def _owned(owner: dict, game_id: int, lock: bool = False, recent: bool = False) -> Game:
-    """One of the player's games (404 for anyone else's), locked for the transaction if asked,
-    or as this process last saw it if it kept it (`recent`: see `rows.fetch`)."""
-    row = rows.fetch(owner, game_id, lock, recent)
+def _load(owner: Owner, game_id: int) -> Game:
+    """One of the player's games; 404 for anyone else's."""
+    row = rows.load_game(owner, game_id)
     if row is None:
         raise Http404(NOT_YOURS)
     return row
-
-
-def _lock(owner: dict, game_id: int) -> Game:
-    return _owned(owner, game_id, lock=True)
 
 
 def _stale(row: Game, version: int | None) -> bool:
@@ -300,23 +310,24 @@ def _stale(row: Game, version: int | None) -> bool:
     return row.moved_on or (version is not None and version != row.version)
 
 
-def _answer_stale(owner: dict, row: Game) -> Outcome:
+def _stale_answer(owner: Owner, row: Game) -> Outcome:
     """What a stale request gets: the player's table as it stands, which is another game's if
     they have moved on from this one."""
     if row.moved_on:
-        row = latest(owner)
+        row = current_game(owner)
     return Outcome(row, table_of(row), message=STALE)
 
 
-def _start(owner: dict, deal: Deal, kind, left: int | None = None) -> Game:
-    table = state.Table(deal.cards)
-    row = Game(deal=deal, seen=sorted(table.seen), running_since=timezone.now(), **owner)
+def _start(owner: Owner, deal: Deal, kind, left: int | None = None) -> Game:
+    table = Table(deal.cards)
+    row = Game(deal=deal, seen=sorted(table.seen), running_since=timezone.now(), **owner.fields)
     detail = {"deal": deal.identifier} | ({"left": left} if left else {})
-    rows.save(row, [(kind, detail)])
+    rows.write_game(row, [(kind, detail)])
+    row.moved_on = False
     return row
 
 
-def _settle(row: Game, table: state.Table) -> list:
+def _settle(row: Game, table: Table) -> list:
     """The status after a move: a win or dead end stops the clock, undoing a dead end restarts
     it."""
     status = Status.WON if table.won else Status.DEAD_END if table.dead_end else Status.PLAYING
@@ -343,14 +354,14 @@ def _stop_clock(row: Game) -> None:
     row.running_since = None
 
 
-def _kind_of(action: state.Move) -> str:
+def _kind_of(action: Move) -> str:
     return action if isinstance(action, str) else "take"
 
 
-def _news(table: state.Table, action: state.Move, run_before: int) -> str:
+def _news(table: Table, action: Move, run_before: int) -> str:
     """The live region's sentence after a take or draw."""
     top = card_label(table.waste_top)
-    if action == state.DRAW:
+    if action == DRAW:
         reset = f" Run reset from {run_before} to 0." if run_before else ""
         return f"Drew the {top}.{reset} {table.stock_count} left in the stock."
     if table.won:

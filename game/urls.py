@@ -1,16 +1,31 @@
-from django.urls import path
+from django.urls import path, register_converter
 
 from game import views
 
+
+class GameId:
+    """A game's id: at most 18 digits, so that any id in a URL fits the database's integers."""
+
+    regex = "[0-9]{1,18}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(value)
+
+
+register_converter(GameId, "game")
+
 urlpatterns = [
     path("", views.table, name="table"),
-    path("game/<int:game_id>/take", views.take, name="take"),
-    path("game/<int:game_id>/draw", views.draw, name="draw"),
-    path("game/<int:game_id>/undo", views.undo, name="undo"),
-    path("game/<int:game_id>/hint", views.hint, name="hint"),
-    path("game/<int:game_id>/new", views.new, name="new"),
-    path("game/<int:game_id>/replay", views.replay, name="replay"),
-    path("game/<int:game_id>/deal", views.choose, name="deal"),
-    path("game/<int:game_id>/pause", views.pause, name="pause"),
-    path("game/<int:game_id>/resume", views.resume, name="resume"),
+    path("game/<game:game_id>/take", views.take, name="take"),
+    path("game/<game:game_id>/draw", views.draw, name="draw"),
+    path("game/<game:game_id>/undo", views.undo, name="undo"),
+    path("game/<game:game_id>/hint", views.hint, name="hint"),
+    path("game/<game:game_id>/new", views.new, name="new"),
+    path("game/<game:game_id>/replay", views.replay, name="replay"),
+    path("game/<game:game_id>/deal", views.deal, name="deal"),
+    path("game/<game:game_id>/pause", views.pause, name="pause"),
+    path("game/<game:game_id>/resume", views.resume, name="resume"),
 ]

@@ -1,5 +1,9 @@
-"""HTTP in and out: parse the request, call game.play, render. An htmx request gets the changed
-regions of the page as fragments; a plain form post is redirected back to the page."""
+"""HTTP in and out. Each view reads and checks its input, calls one game.play function and
+answers with `answer`: an htmx request gets the changed regions of the page as fragments; a plain
+form post is redirected back to the page, which shows once what the post did (its flash)."""
+
+from dataclasses import replace
+from functools import wraps
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
@@ -9,7 +13,7 @@ from game import display, play
 from game.engine.deck import DeckError
 from game.engine.geometry import TABLEAU_SIZE
 from game.engine.state import DRAW, UNDO
-from game.models import Action
+from game.owners import Owner
 
 FLASH = "flash"
 """Session key: what a plain post did, shown once by the page it redirects to."""
@@ -19,122 +23,153 @@ TIPPED = "tipped"
 
 
 class BadInput(ValueError):
-    """A request no honest form sends; the message says what is wrong."""
+    """A request no honest form sends, or a deal that cannot be started; the message says why."""
+
+    def __init__(self, message: str, typed: str = ""):
+        super().__init__(message)
+        self.typed = typed
+        """What the player typed into the deal form, to give back to them."""
+
+
+def refuses_bad_input(view):
+    """Bad input, or a game that is not the player's, changes nothing: the player gets their own
+    table back with the reason."""
+
+    @wraps(view)
+    def checked(request, game_id):
+        try:
+            return view(request, game_id)
+        except BadInput as error:
+            return refusal(request, 400, str(error), error.typed)
+        except Http404 as error:
+            return refusal(request, 404, str(error))
+
+    return checked
 
 
 @require_GET
 def table(request):
-    outcome = play.current(play.owner_of(request))
-    for name, value in request.session.pop(FLASH, {}).items():
-        setattr(outcome, name, value)
-    outcome.hint = play.last_hint(outcome.row)
+    outcome = play.open_table(Owner.of(request))
+    flash = request.session.pop(FLASH, {})
+    outcome = replace(outcome, hint=play.last_hint(outcome.row), **flash)
     first_visit = not request.session.get(TIPPED)
     if first_visit:
         request.session[TIPPED] = True
-    extra = {"tip": first_visit, "look": "board" in request.GET}
-    return render(request, "game/play.html", display.context(outcome, **extra))
+    context = display.context(outcome, tip=first_visit, look="board" in request.GET)
+    return render(request, "game/play.html", context)
 
 
 @require_POST
+@refuses_bad_input
 def take(request, game_id):
-    return _act(
-        request, game_id, lambda owner, version: play.move(owner, game_id, version, _pos(request))
-    )
+    outcome = play.move(Owner.of(request), game_id, version_of(request), position_of(request))
+    return answer(request, outcome, game_id)
 
 
 @require_POST
+@refuses_bad_input
 def draw(request, game_id):
-    return _act(request, game_id, lambda owner, version: play.move(owner, game_id, version, DRAW))
+    outcome = play.move(Owner.of(request), game_id, version_of(request), DRAW)
+    return answer(request, outcome, game_id)
 
 
 @require_POST
+@refuses_bad_input
 def undo(request, game_id):
-    return _act(request, game_id, lambda owner, version: play.move(owner, game_id, version, UNDO))
+    outcome = play.move(Owner.of(request), game_id, version_of(request), UNDO)
+    return answer(request, outcome, game_id)
 
 
 @require_POST
+@refuses_bad_input
 def hint(request, game_id):
-    return _act(request, game_id, lambda owner, version: play.hint(owner, game_id, version))
+    outcome = play.hint(Owner.of(request), game_id, version_of(request))
+    return answer(request, outcome, game_id)
 
 
 @require_POST
+@refuses_bad_input
 def new(request, game_id):
-    return _act(request, game_id, lambda owner, version: play.new_deal(owner, game_id, version))
+    outcome = play.new_deal(Owner.of(request), game_id, version_of(request))
+    return answer(request, outcome, game_id)
 
 
 @require_POST
+@refuses_bad_input
 def replay(request, game_id):
-    kind = Action.Kind.REPLAY
-    return _act(
-        request, game_id, lambda owner, version: play.leave(owner, game_id, version, None, kind)
-    )
+    outcome = play.replay_table(Owner.of(request), game_id, version_of(request))
+    return answer(request, outcome, game_id)
 
 
 @require_POST
-def choose(request, game_id):
+@refuses_bad_input
+def deal(request, game_id):
     """Start the deal typed into the deal form: a deal number or a deck code."""
-    text = request.POST.get("deal", "")
-
-    def start(owner, version):
-        try:
-            deal = play.deal_from_text(text)
-        except DeckError as error:
-            raise BadInput(f"That deal cannot be started: {error}.") from None
-        return play.leave(owner, game_id, version, deal, Action.Kind.NEW)
-
-    return _act(request, game_id, start, deal_text=text)
+    typed = request.POST.get("deal", "")
+    version = version_of(request)
+    try:
+        chosen = play.deal_from_text(typed)
+    except DeckError as error:
+        raise BadInput(f"That deal cannot be started: {error}.", typed) from None
+    outcome = play.start_deal(Owner.of(request), game_id, version, chosen)
+    return answer(request, outcome, game_id, typed=typed)
 
 
 @require_POST
 def pause(request, game_id):
-    play.pause(play.owner_of(request), game_id)
+    play.pause(Owner.of(request), game_id)
     return HttpResponse(status=204)
 
 
 @require_POST
 def resume(request, game_id):
-    play.resume(play.owner_of(request), game_id)
+    play.resume(Owner.of(request), game_id)
     return HttpResponse(status=204)
 
 
-def _act(request, game_id, act, **extra):
-    """Run one action on the requester's game and answer it; bad input changes nothing."""
-    owner = play.owner_of(request)
-    try:
-        outcome = act(owner, _number(request.POST.get("version"), "version"))
-    except BadInput as error:
-        return _refuse(request, owner, 400, str(error), extra)
-    except Http404 as error:
-        return _refuse(request, owner, 404, str(error), extra)
+def answer(request, outcome: play.Outcome, game_id: int, typed: str = ""):
+    """The page's answer to an action on the game `game_id`."""
     if not request.htmx:
         request.session[FLASH] = {name: getattr(outcome, name) for name in FLASHED}
         return redirect("table")
-    # A typed deal goes back into its field only when it was not dealt. The controls change
-    # only with the game (their links) or to show that text; the script keeps their version
-    # fields in step with the table (see tripeaks.js).
-    extra = extra if outcome.message else {}
-    controls = outcome.row.pk != game_id or bool(extra)
-    return _fragments(request, outcome, 200, extra, controls)
+    # A typed deal goes back into its field only when it was not dealt. The controls change only
+    # with the game (their links) or to show that text; the script keeps their version fields in
+    # step with the table (see tripeaks.js).
+    typed = typed if outcome.message else ""
+    controls = outcome.row.pk != game_id or bool(typed)
+    return _fragments(request, outcome, 200, typed, controls)
 
 
-def _refuse(request, owner, status, message, extra):
-    """Answer bad input with the player's current table and the reason, changing nothing."""
-    outcome = play.current(owner, resume=False)
-    outcome.message = message
+def refusal(request, status: int, message: str, typed: str = ""):
+    """The player's own table with the reason their request changed nothing."""
+    outcome = replace(play.open_table(Owner.of(request), resume=False), message=message)
     if request.htmx:
-        return _fragments(request, outcome, status, extra, controls=True)
-    return render(request, "game/play.html", display.context(outcome, **extra), status=status)
+        return _fragments(request, outcome, status, typed, controls=True)
+    context = display.context(outcome, deal_text=typed)
+    return render(request, "game/play.html", context, status=status)
 
 
-def _fragments(request, outcome, status, extra, controls):
-    context = display.context(outcome, controls=controls, **extra)
+def _fragments(request, outcome, status, typed, controls):
+    context = display.context(outcome, controls=controls, deal_text=typed)
     response = render(request, "game/play.html#update", context, status=status)
     # The script drops a hint that answers for a table that has changed since it was asked.
     response["X-Table"] = f"{outcome.row.pk}:{outcome.row.version}"
     return response
 
 
-def _number(text: str | None, name: str) -> int | None:
+def version_of(request) -> int | None:
+    """The table version the request was made for, if it names one."""
+    return _whole_number(request.POST.get("version"), "version")
+
+
+def position_of(request) -> int:
+    pos = _whole_number(request.POST.get("pos"), "pos")
+    if pos is None or pos >= TABLEAU_SIZE:
+        raise BadInput(f"pos must be a tableau position from 0 to {TABLEAU_SIZE - 1}.")
+    return pos
+
+
+def _whole_number(text: str | None, name: str) -> int | None:
     if text is None:
         return None
     # ASCII only (str.isdigit also admits digits like "²", which int() refuses) and short enough
@@ -142,10 +177,3 @@ def _number(text: str | None, name: str) -> int | None:
     if not (text.isascii() and text.isdigit()) or len(text) > 18:
         raise BadInput(f"{name} must be a whole number, not {text[:20]!r}.")
     return int(text)
-
-
-def _pos(request) -> int:
-    pos = _number(request.POST.get("pos"), "pos")
-    if pos is None or pos >= TABLEAU_SIZE:
-        raise BadInput(f"pos must be a tableau position from 0 to {TABLEAU_SIZE - 1}.")
-    return pos

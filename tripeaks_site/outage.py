@@ -4,23 +4,22 @@ error.
 The database going away (a restart, a failover) raises OperationalError or InterfaceError from
 whatever query comes next. Every change to a game is one transaction, so a failed request has
 changed nothing: the player only needs to be told to try again. Without Redis, play goes on from
-the database (`tripeaks_site.cache`); only a session's end (logging out, logging in) must wait for
-it, and fails the same way. The page carries the message in the `data-message` region that htmx
-swaps into the open table, like a refused move.
+the database (the cache ignores Redis errors: see settings.CACHES); only a session's end (logging
+out, logging in) must wait for it, and fails the same way. The page carries the message in the
+`data-message` region that htmx swaps into the open table, like a refused move.
 """
 
 import logging
 
+import redis
 from django.db import InterfaceError, OperationalError
 from django.shortcuts import render
-
-from tripeaks_site.cache import UNREACHABLE
 
 logger = logging.getLogger(__name__)
 
 RESTING = "The game is resting for a moment: try again shortly. Nothing you played is lost."
 RETRY_AFTER_SECONDS = 5
-UNAVAILABLE = (OperationalError, InterfaceError, *UNREACHABLE)
+UNAVAILABLE = (OperationalError, InterfaceError, redis.ConnectionError, redis.TimeoutError)
 
 
 class OutageMiddleware:

@@ -1,14 +1,21 @@
-"""Sessions read from the cache and written through to the database (Django's cached_db), with a
-deleted session's cached copy removed before its row.
+"""Sessions: read from the cache and written through to the database (Django's cached_db), and
+renewed by each player's first request of the day.
 
-Django removes the row first. Should Redis be unreachable just then, the copy would stay behind,
-and once Redis answered again a session ended by logging out would be read back from it. Removing
-the copy first, a delete that cannot reach Redis changes nothing and fails (the player is told to
-try again), so the session is whole in both places or gone from both.
+A deleted session's cached copy is removed before its row; Django removes the row first. Should
+Redis be unreachable just then, the copy would stay behind, and once Redis answered again a
+session ended by logging out would be read back from it. Removing the copy first, a delete that
+cannot reach Redis changes nothing and fails (the player is told to try again), so the session
+is whole in both places or gone from both.
 """
 
+from django.conf import settings
 from django.contrib.sessions.backends import cached_db
 from django.contrib.sessions.backends.db import SessionStore as DatabaseStore
+from django.utils import timezone
+from django_redis import get_redis_connection
+
+RENEWED = "renewed"
+"""Session key: the day the session was last renewed."""
 
 
 class SessionStore(cached_db.SessionStore):
@@ -16,5 +23,26 @@ class SessionStore(cached_db.SessionStore):
         session_key = session_key or self.session_key
         if session_key is None:
             return
-        self._cache.delete(self.cache_key_prefix + session_key)
+        # The cache ignores Redis errors (IGNORE_EXCEPTIONS); this delete must not.
+        key = self._cache.make_key(self.cache_key_prefix + session_key)
+        get_redis_connection(settings.SESSION_CACHE_ALIAS).delete(key)
         DatabaseStore.delete(self, session_key)
+
+
+class RenewalMiddleware:
+    """A player's first request of each day marks their session changed, so it is saved and its
+    cookie sent again with a new expiry: a session lasts as long as its player keeps coming back,
+    not two weeks from their first visit. An anonymous player reaches their games only through
+    it. A visitor without a session gets none from this."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        # After the view, so that a session the view has just begun is marked with its day too.
+        today = timezone.localdate().isoformat()
+        session = request.session
+        if not session.is_empty() and session.get(RENEWED) != today:
+            session[RENEWED] = today
+        return response

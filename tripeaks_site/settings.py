@@ -67,6 +67,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "tripeaks_site.sessions.RenewalMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -131,19 +132,22 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # and planned once per connection rather than once per request.
     DATABASES["default"]["OPTIONS"] = {"server_side_binding": True, "prepare_threshold": 5}
 
+
+def redis_cache(url: str) -> dict:
+    """The cache on the Redis at `url`. Play goes on while Redis is away: a read is a miss and a
+    write is skipped, so sessions come from the database, which holds every one; a Redis that
+    hangs is given up on soon, as one that refuses."""
+    options = {"IGNORE_EXCEPTIONS": True, "SOCKET_CONNECT_TIMEOUT": 0.5, "SOCKET_TIMEOUT": 0.5}
+    return {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": url, "OPTIONS": options}
+
+
 if REDIS_URL := os.environ.get("REDIS_URL"):
-    CACHES = {
-        "default": {
-            "BACKEND": "tripeaks_site.cache.RedisCache",
-            "LOCATION": REDIS_URL,
-            # A Redis that hangs is given up on soon, as one that refuses: play goes on without it.
-            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
-        }
-    }
+    CACHES = {"default": redis_cache(REDIS_URL)}
     # Sessions read from Redis, written through to the database so a flushed cache loses none.
     SESSION_ENGINE = "tripeaks_site.sessions"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -7,6 +7,7 @@ from django.test import Client
 
 from game import play
 from game.models import Game
+from game.owners import Owner
 from tests.site.conftest import HTMX
 
 PASSWORD = "correct horse battery staple"
@@ -22,12 +23,12 @@ def log_in(client: Client, username: str, password: str = PASSWORD):
 
 def anonymous_game(client: Client) -> Game | None:
     """The game this anonymous visitor's table shows."""
-    return play.latest({"owner": None, "session_key": client.session.session_key})
+    return play.current_game(Owner(session_key=client.session.session_key))
 
 
 def account_game(user) -> Game | None:
     """The game on this account's table, on every device."""
-    return play.latest({"owner": user})
+    return play.current_game(Owner.of_user(user))
 
 
 def act(client: Client, game: Game, action: str, **data):

@@ -12,14 +12,14 @@ from tests.site.conftest import HTMX
 
 # Every URL that acts on one game: the table's actions, and My games' continue and replay.
 GAME_URLS = [p.name for p in table_urls if "game_id" in p.pattern.converters] + [
-    "take_up",
+    "continue_game",
     "replay_deal",
 ]
 
 
 def test_the_list_covers_every_action_of_the_table():
     assert set(GAME_URLS) >= {"take", "draw", "undo", "hint", "new", "replay", "deal", "pause"}
-    assert {"resume", "take_up", "replay_deal"} <= set(GAME_URLS)
+    assert {"resume", "continue_game", "replay_deal"} <= set(GAME_URLS)
 
 
 @pytest.fixture
@@ -82,7 +82,7 @@ def test_an_anonymous_visitor_gets_404_on_an_account_game(victims, name):
     response = stranger.post(reverse(name, args=[alice_game.pk]), data)
 
     # The account pages ask a stranger to log in first; the table's actions answer 404.
-    assert response.status_code in ((302,) if name in ("take_up", "replay_deal") else (404,))
+    assert response.status_code in ((302,) if name in ("continue_game", "replay_deal") else (404,))
     assert _snapshot(alice_game) == before
 
 

@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from game import play
 from game.models import Deal, Game
+from game.owners import Owner
 from tests.browser.conftest import screenshot, start_deal, take
 from tests.engine.support import CHAIN_DECK
 
@@ -94,7 +95,7 @@ def test_two_devices_play_one_deal_move_for_move(device, alice):
     expect_table(phone, 4)
     expect(phone.locator('[data-pos="22"]')).to_have_count(1)
     assert cards(phone) == cards(desktop)
-    game = play.latest({"owner": alice})
+    game = play.current_game(Owner.of_user(alice))
     assert game.moves == [18, 19, 20, 21] and game.undo_count == 1
 
 

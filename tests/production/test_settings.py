@@ -78,9 +78,9 @@ import django
 django.setup()
 from django.test import Client
 from game import play
-def broken(request):
+def broken(owner, resume=True):
     raise RuntimeError("a bug in the view")
-play.owner_of = broken
+play.open_table = broken
 response = Client(raise_request_exception=False).get("/", headers={"host": "127.0.0.1"})
 print(response.status_code)
 """

@@ -1,30 +1,37 @@
-"""The hand-written statements of game.rows read and write exactly what the ORM does."""
+"""The hand-written statements of game.rows read and write exactly what the ORM does, and every
+write is conditional on the row's revision, on SQLite and PostgreSQL alike."""
 
 from datetime import timedelta
 
 import psycopg
 import pytest
-from django.db import OperationalError, close_old_connections, connection
-from django.http import Http404
-from django.test.utils import CaptureQueriesContext
+from django.db import close_old_connections, connection
+from django.db.models import F
 from django.utils import timezone
 
 from game import play, rows
 from game.models import Action, Deal, Game
+from game.owners import Owner
 
 pytestmark = pytest.mark.django_db
 
-OWNER = {"owner": None, "session_key": "s" * 32}
+OWNER = Owner(session_key="s" * 32)
+SOMEONE_ELSE = Owner(session_key="t" * 32)
 
 
 def field_values(game: Game) -> dict:
     return {field.attname: getattr(game, field.attname) for field in Game._meta.concrete_fields}
 
 
+def written_behind_its_back(game: Game, **changes) -> None:
+    """Another request's write of the game, as every write is: its revision bumped."""
+    Game.objects.filter(pk=game.pk).update(revision=F("revision") + 1, **changes)
+
+
 @pytest.fixture
 def stored():
     """A game whose every column holds something other than its default."""
-    game = play.current(OWNER).row
+    game = play.open_table(OWNER).row
     Game.objects.filter(pk=game.pk).update(
         moves=[18, "draw", 20],
         seen=[0, 5, 18, 27],
@@ -36,37 +43,41 @@ def stored():
         active_ms=61_234,
         running_since=timezone.now() - timedelta(seconds=5),
         version=7,
+        revision=9,
         finished_at=timezone.now(),
     )
     return Game.objects.get(pk=game.pk)
 
 
-def test_fetch_loads_a_game_and_its_deal_as_the_orm_does(stored):
-    fetched = rows.fetch(OWNER, stored.pk)
+def test_load_game_loads_a_game_and_its_deal_as_the_orm_does(stored):
+    loaded = rows.load_game(OWNER, stored.pk)
 
-    assert field_values(fetched) == field_values(stored)
-    assert timezone.is_aware(fetched.running_since)
-    assert (fetched.deal.pk, fetched.deal.deck, fetched.deal.number) == (
+    assert field_values(loaded) == field_values(stored)
+    assert timezone.is_aware(loaded.running_since)
+    assert (loaded.deal.pk, loaded.deal.deck, loaded.deal.number) == (
         stored.deal.pk,
         stored.deal.deck,
         stored.deal.number,
     )
-    assert fetched.moved_on is False
+    assert loaded.moved_on is False
 
 
-def test_fetch_finds_no_game_of_another_player(stored):
-    assert rows.fetch({"owner": None, "session_key": "t" * 32}, stored.pk) is None
-    assert rows.fetch(OWNER, stored.pk + 1000) is None
+def test_load_game_finds_no_game_of_another_player(stored, django_user_model):
+    account = Owner.of_user(django_user_model.objects.create_user("alice", password="x"))
+
+    assert rows.load_game(SOMEONE_ELSE, stored.pk) is None
+    assert rows.load_game(account, stored.pk) is None
+    assert rows.load_game(OWNER, stored.pk + 1000) is None
 
 
-def test_fetch_tells_that_the_player_has_moved_on(stored):
+def test_load_game_tells_that_the_player_has_moved_on(stored):
     play.new_deal(OWNER, stored.pk, stored.version)
 
-    assert rows.fetch(OWNER, stored.pk).moved_on is True
+    assert rows.load_game(OWNER, stored.pk).moved_on is True
 
 
-def test_save_writes_every_field_and_appends_to_the_log(stored):
-    row = rows.fetch(OWNER, stored.pk, lock=True)
+def test_write_game_writes_every_field_bumps_the_revision_and_appends_to_the_log(stored):
+    row = rows.load_game(OWNER, stored.pk)
     row.moves = [18, "draw"]
     row.seen = [0, 1, 2]
     row.status = Game.Status.DEAD_END
@@ -75,253 +86,182 @@ def test_save_writes_every_field_and_appends_to_the_log(stored):
     row.version += 1
     before = timezone.now()
 
-    rows.save(row, [("undo", None), ("take", 19), ("hint", {"move": 3, "verdict": ""})])
+    assert rows.write_game(row, [("undo", None), ("take", 19), ("hint", {"move": 3})])
 
     saved = Game.objects.get(pk=row.pk)
     assert field_values(saved) == field_values(row) | {"updated_at": saved.updated_at}
-    assert saved.updated_at >= before and saved.logged == stored.logged + 3
+    assert saved.revision == stored.revision + 1 and saved.logged == stored.logged + 3
+    assert saved.updated_at >= before
     log = list(saved.actions.values_list("seq", "kind", "pos", "detail"))[-3:]
     assert log == [
         (stored.logged + 1, "undo", None, {}),
         (stored.logged + 2, "take", 19, {}),
-        (stored.logged + 3, "hint", None, {"move": 3, "verdict": ""}),
+        (stored.logged + 3, "hint", None, {"move": 3}),
     ]
 
 
-def test_save_inserts_a_new_game_with_its_first_entry():
-    row = Game(deal=Deal.for_number(5), running_since=timezone.now(), **OWNER)
+def test_write_game_inserts_a_new_game_with_its_first_entry():
+    row = Game(deal=Deal.for_number(5), running_since=timezone.now(), **OWNER.fields)
 
-    rows.save(row, [("new", {"deal": "5"})])
+    assert rows.write_game(row, [("new", {"deal": "5"})])
 
     assert field_values(Game.objects.get(pk=row.pk)) == field_values(row)
-    assert row.logged == 1
     entry = Action.objects.get(game=row)
     assert (entry.seq, entry.kind, entry.detail) == (1, "new", {"deal": "5"})
     row.hint_count = 1
-    row.save()  # the ORM takes the row as stored: it updates it
-    assert Game.objects.filter(**OWNER).get().hint_count == 1
+    assert rows.write_game(row, [("hint", {})])  # the row as inserted is the row to write next
+    assert Game.objects.get(pk=row.pk).logged == 2
 
 
-postgres_only = pytest.mark.skipif(
-    connection.vendor != "postgresql",
-    reason="PostgreSQL writes a move without a transaction; SQLite takes the write lock instead",
-)
-
-
-@postgres_only
-def test_save_writes_nothing_to_a_row_written_since_it_was_read(stored):
-    row = rows.fetch(OWNER, stored.pk)
-    Game.objects.filter(pk=stored.pk).update(hint_count=9)  # someone else's write
+@pytest.mark.parametrize("entries", [[("draw", None)], []], ids=["logged", "unlogged"])
+def test_write_game_writes_nothing_to_a_row_written_since_it_was_read(stored, entries):
+    row = rows.load_game(OWNER, stored.pk)
+    written_behind_its_back(stored, hint_count=9)
     row.version += 1
 
-    assert rows.save(row, [("draw", None)]) is False
+    assert rows.write_game(row, entries) is False
 
     saved = Game.objects.get(pk=stored.pk)
     assert (saved.version, saved.logged, saved.hint_count) == (stored.version, stored.logged, 9)
     assert saved.actions.count() == stored.actions.count()
-    assert row.logged == stored.logged
+    assert (row.revision, row.logged) == (stored.revision, stored.logged)
 
 
-@postgres_only
-def test_a_row_read_again_after_a_lost_race_saves(stored):
-    rows.fetch(OWNER, stored.pk)
-    Game.objects.filter(pk=stored.pk).update(hint_count=9)
-    row = rows.fetch(OWNER, stored.pk)
-    row.version += 1
+def test_a_moves_write_checks_that_the_game_is_still_the_players_table(stored):
+    row = rows.load_game(OWNER, stored.pk)
+    Game.objects.create(deal=stored.deal, current_since=timezone.now(), **OWNER.fields)
 
-    assert rows.save(row, [("draw", None)]) is True
-    assert rows.save(row, [("pause", None)]) is True  # its token follows its own writes
-
-    saved = Game.objects.get(pk=stored.pk)
-    assert (saved.version, saved.logged) == (stored.version + 1, stored.logged + 2)
+    assert rows.write_game(row, [("draw", None)], current=True) is False
+    assert rows.write_game(row, [("pause", None)]) is True
 
 
-@postgres_only
-def test_a_move_that_loses_the_race_is_worked_out_again(monkeypatch):
+def interleaved(monkeypatch, between):
+    """Run `between()` once, right after the next game read: another request that lands between
+    this one's read and its write."""
+    load_game = rows.load_game
+
+    def load_then_interleave(owner, game_id):
+        row = load_game(owner, game_id)
+        monkeypatch.setattr(rows, "load_game", load_game)
+        between()
+        return row
+
+    monkeypatch.setattr(rows, "load_game", load_then_interleave)
+
+
+def test_a_move_that_loses_the_race_is_stale_or_worked_out_again(monkeypatch):
     """Another request writes the game after this tap read it: the tap, made for the table it
-    read, is stale; one without a version is applied to the table as the other request left it."""
-    game = play.current(OWNER).row
-    reads = []
-    table_of = play.table_of
-
-    def racing_table_of(row):
-        reads.append(row.version)
-        if len(reads) == 1:  # between this request's read and its write
-            play.move(OWNER, game.pk, row.version, "draw")
-        return table_of(row)
-
-    monkeypatch.setattr(play, "table_of", racing_table_of)
+    read, is stale; one without a version is applied to the table as the other left it."""
+    game = play.open_table(OWNER).row
+    interleaved(monkeypatch, lambda: play.move(OWNER, game.pk, game.version, "draw"))
     stale = play.move(OWNER, game.pk, game.version, "draw")
 
     assert stale.message == play.STALE and stale.row.version == game.version + 1
 
-    reads.clear()
+    interleaved(monkeypatch, lambda: play.move(OWNER, game.pk, None, "draw"))
     applied = play.move(OWNER, game.pk, None, "draw")
 
-    # This tap's read, the other request's read of the same table, then this tap's second read.
-    assert reads == [game.version + 1, game.version + 1, game.version + 2]
     assert not applied.message and applied.row.version == game.version + 3
     saved = Game.objects.get(pk=game.pk)
     assert saved.moves == ["draw"] * 3 and saved.version == game.version + 3
     assert list(saved.actions.values_list("kind", flat=True)) == ["new", "draw", "draw", "draw"]
 
 
+def test_a_hint_entry_is_not_written_over_a_move_that_landed_first(monkeypatch):
+    game = play.open_table(OWNER).row
+    written_by_the_move = []
+
+    def tap_during_search():
+        written_by_the_move.append(play.move(OWNER, game.pk, game.version, "draw"))
+
+    monkeypatch.setattr(
+        play, "search", lambda *a, **k: tap_during_search() or play.Hint(0, None, "")
+    )
+    answer = play.hint(OWNER, game.pk, game.version)
+
+    assert answer.message == play.STALE and answer.hint is None
+    saved = Game.objects.get(pk=game.pk)
+    assert saved.hint_count == 0 and saved.moves == ["draw"]
+
+
+def test_two_requests_to_leave_one_table_start_one_new_game(monkeypatch):
+    game = play.open_table(OWNER).row
+    interleaved(monkeypatch, lambda: play.new_deal(OWNER, game.pk, game.version))
+
+    second = play.new_deal(OWNER, game.pk, game.version)
+
+    games = OWNER.games()
+    assert games.count() == 2
+    fresh = games.exclude(pk=game.pk).get()
+    assert second.message == play.STALE and second.row.pk == fresh.pk
+    assert games.get(pk=game.pk).status == Game.Status.SKIPPED
+
+
+def test_a_tap_on_a_game_its_player_left_elsewhere_meanwhile_is_stale(monkeypatch):
+    first = play.open_table(OWNER).row
+    table = play.new_deal(OWNER, first.pk, first.version).row
+    interleaved(monkeypatch, lambda: play.continue_game(OWNER, first.pk))
+
+    answer = play.move(OWNER, table.pk, table.version, "draw")
+
+    assert answer.message == play.STALE and answer.row.pk == first.pk
+    assert Game.objects.get(pk=table.pk).moves == []
+
+
+def test_taking_a_game_up_while_a_tap_lands_on_the_table_it_replaces(monkeypatch):
+    first = play.open_table(OWNER).row
+    table = play.new_deal(OWNER, first.pk, first.version).row
+    interleaved(monkeypatch, lambda: play.move(OWNER, table.pk, table.version, "draw"))
+
+    taken_up = play.continue_game(OWNER, first.pk)
+
+    assert taken_up.pk == play.current_game(OWNER).pk == first.pk
+    aside = Game.objects.get(pk=table.pk)
+    assert aside.moves == ["draw"] and aside.running_since is None
+    assert list(aside.actions.values_list("kind", flat=True)) == ["new", "draw", "pause"]
+
+
+def test_pausing_while_a_tap_lands_keeps_both(monkeypatch):
+    game = play.open_table(OWNER).row
+    interleaved(monkeypatch, lambda: play.move(OWNER, game.pk, game.version, "draw"))
+
+    play.pause(OWNER, game.pk)
+
+    saved = Game.objects.get(pk=game.pk)
+    assert saved.moves == ["draw"] and saved.running_since is None
+    assert list(saved.actions.values_list("kind", flat=True)) == ["new", "draw", "pause"]
+
+
+def test_a_game_claimed_at_login_is_written_like_any_other(client, django_user_model):
+    """A tap read before the claim cannot write the game back to the anonymous session."""
+    django_user_model.objects.create_user("alice", password="a long pass phrase")
+    client.get("/")
+    anonymous = Owner(session_key=client.session.session_key)
+    row = rows.load_game(anonymous, play.current_game(anonymous).pk)
+
+    client.post("/accounts/login/", {"username": "alice", "password": "a long pass phrase"})
+
+    row.version += 1
+    assert rows.write_game(row, [("draw", None)], current=True) is False
+    assert Game.objects.get(pk=row.pk).owner.username == "alice"
+
+
+postgres_only = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="a dropped server connection is PostgreSQL's"
+)
+
+
 @postgres_only
 @pytest.mark.django_db(transaction=True)
-def test_a_taps_read_replaces_a_connection_the_database_dropped(stored):
-    """The game's read stands for the request's health check: it finds the kept connection gone
-    (as after a database restart), connects again and answers."""
+def test_a_tap_after_the_database_dropped_the_connection_is_answered(stored):
+    """As after a database restart: the next request finds the kept connection gone (Django's
+    CONN_HEALTH_CHECKS), connects again and answers."""
     connection.ensure_connection()
     dropped = connection.connection.info.backend_pid
     with psycopg.connect(**connection.get_connection_params()) as other:
         other.execute("SELECT pg_terminate_backend(%s)", [dropped])
     close_old_connections()  # a new request begins
 
-    assert rows.fetch(OWNER, stored.pk).pk == stored.pk
-    assert connection.connection.info.backend_pid != dropped
+    answer = play.move(OWNER, stored.pk, None, "draw")
 
-
-@postgres_only
-@pytest.mark.django_db(transaction=True)
-def test_within_a_request_a_dropped_connection_is_an_error(stored):
-    rows.fetch(OWNER, stored.pk)  # the request's check is done
-    with psycopg.connect(**connection.get_connection_params()) as other:
-        other.execute("SELECT pg_terminate_backend(%s)", [connection.connection.info.backend_pid])
-
-    with pytest.raises(OperationalError):
-        rows.fetch(OWNER, stored.pk)
-    connection.close()
-
-
-# A process's kept rows (PostgreSQL)
-
-
-@pytest.fixture
-def kept(monkeypatch):
-    """This process's kept rows, empty to begin with."""
-    monkeypatch.setattr(rows, "_recent", {})
-    return rows._recent
-
-
-def statements(action) -> list[str]:
-    with CaptureQueriesContext(connection) as captured:
-        action()
-    return [query["sql"] for query in captured.captured_queries]
-
-
-@postgres_only
-def test_a_tap_on_a_row_its_process_kept_is_one_statement(kept):
-    game = play.current(OWNER).row
-    first = play.move(OWNER, game.pk, game.version, "draw")  # read, then written and kept
-
-    sent = statements(lambda: play.move(OWNER, game.pk, first.row.version, "draw"))
-
-    assert len(sent) == 1 and sent[0].lstrip().startswith("WITH written AS (UPDATE")
-    saved = Game.objects.get(pk=game.pk)
-    assert saved.moves == ["draw", "draw"] and saved.version == game.version + 2
-
-
-@postgres_only
-def test_a_new_game_is_one_statement_and_kept_for_its_first_tap(kept):
-    row = Game(deal=Deal.for_number(5), running_since=timezone.now(), **OWNER)
-
-    sent = statements(lambda: rows.save(row, [("new", {"deal": "5"})]))
-
-    assert len(sent) == 1 and sent[0].lstrip().startswith("WITH written AS (INSERT")
-    tapped = statements(lambda: play.move(OWNER, row.pk, row.version, "draw"))
-    assert len(tapped) == 1 and Game.objects.get(pk=row.pk).moves == ["draw"]
-
-
-@postgres_only
-def test_a_hint_is_one_read_and_one_write(kept):
-    game = play.current(OWNER).row
-
-    sent = statements(lambda: play.hint(OWNER, game.pk, game.version))
-
-    assert len(sent) == 2 and sent[0].lstrip().startswith("SELECT")
-    assert sent[1].lstrip().startswith("WITH written AS (UPDATE")
-    saved = Game.objects.get(pk=game.pk)
-    assert saved.hint_count == 1 and saved.actions.latest("seq").kind == "hint"
-
-
-@postgres_only
-def test_a_kept_row_another_server_has_changed_is_read_again(kept):
-    game = play.current(OWNER).row
-    first = play.move(OWNER, game.pk, game.version, "draw")
-    # Another app server's draw, written behind this process's back.
-    Game.objects.filter(pk=game.pk).update(moves=["draw", "draw"], version=first.row.version + 1)
-
-    stale = play.move(OWNER, game.pk, first.row.version, "draw")
-    assert stale.message == play.STALE and stale.row.version == first.row.version + 1
-
-    kept.clear()
-    play.move(OWNER, game.pk, first.row.version, "draw")  # kept afresh, out of date again
-    Game.objects.filter(pk=game.pk).update(moves=["draw"] * 3, version=first.row.version + 2)
-    applied = play.move(OWNER, game.pk, first.row.version + 2, "draw")
-
-    assert not applied.message and applied.row.version == first.row.version + 3
-    assert Game.objects.get(pk=game.pk).moves == ["draw"] * 4
-
-
-@postgres_only
-def test_a_refusal_is_never_answered_from_a_kept_row(kept):
-    game = play.current(OWNER).row
-    play.move(OWNER, game.pk, game.version, "draw")
-    # Elsewhere the deal was won; this process still keeps the row as it was.
-    Game.objects.filter(pk=game.pk).update(status=Game.Status.WON)
-
-    answer = play.move(OWNER, game.pk, None, 0)
-
-    assert answer.message == play.DEAL_WON
-
-
-@postgres_only
-def test_a_tap_on_a_game_its_player_left_elsewhere_is_stale(kept):
-    """The player took up another game on another device, which did not write this one (its
-    clock was stopped): the kept row still looks current, and the write finds out."""
-    first = play.current(OWNER).row
-    table = play.new_deal(OWNER, first.pk, first.version).row
-    drawn = play.move(OWNER, table.pk, table.version, "draw").row
-    play.pause(OWNER, table.pk)
-    play.take_up(OWNER, first.pk)
-
-    answer = play.move(OWNER, table.pk, drawn.version, "draw")
-
-    assert answer.message == play.STALE and answer.row.pk == first.pk
-    assert Game.objects.get(pk=table.pk).moves == ["draw"]
-
-
-@postgres_only
-def test_a_kept_row_is_not_anyone_elses(kept):
-    game = play.current(OWNER).row
-    play.move(OWNER, game.pk, game.version, "draw")
-
-    with pytest.raises(Http404):
-        play.move({"owner": None, "session_key": "t" * 32}, game.pk, None, "draw")
-
-
-@postgres_only
-def test_a_process_keeps_a_bounded_number_of_rows(kept, monkeypatch):
-    monkeypatch.setattr(rows, "RECENT_ROWS", 2)
-    games = [play.current({"owner": None, "session_key": f"{i}" * 32}).row for i in range(3)]
-    for i, game in enumerate(games):
-        rows.fetch({"owner": None, "session_key": f"{i}" * 32}, game.pk)
-
-    assert list(kept) == [games[1].pk, games[2].pk]
-
-
-@postgres_only
-@pytest.mark.django_db(transaction=True)
-def test_a_taps_write_replaces_a_connection_the_database_dropped(kept):
-    """A tap on a kept row reads nothing: its write stands for the health check instead."""
-    game = play.current(OWNER).row
-    first = play.move(OWNER, game.pk, game.version, "draw")
-    dropped = connection.connection.info.backend_pid
-    with psycopg.connect(**connection.get_connection_params()) as other:
-        other.execute("SELECT pg_terminate_backend(%s)", [dropped])
-    close_old_connections()  # a new request begins
-
-    second = play.move(OWNER, game.pk, first.row.version, "draw")
-
-    assert not second.message and connection.connection.info.backend_pid != dropped
-    assert Game.objects.get(pk=game.pk).moves == ["draw", "draw"]
+    assert not answer.message and connection.connection.info.backend_pid != dropped

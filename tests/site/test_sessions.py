@@ -7,7 +7,7 @@ from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.utils import timezone
 
-from game.play import RENEWED
+from tripeaks_site.sessions import RENEWED
 
 
 def session_cookie(response):
