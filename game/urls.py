@@ -1,6 +1,7 @@
 from django.urls import path, register_converter
 
 from game import views
+from game.engine.state import DRAW, UNDO
 
 
 class GameId:
@@ -20,11 +21,11 @@ register_converter(GameId, "game")
 urlpatterns = [
     path("", views.table, name="table"),
     path("game/<game:game_id>/take", views.take, name="take"),
-    path("game/<game:game_id>/draw", views.draw, name="draw"),
-    path("game/<game:game_id>/undo", views.undo, name="undo"),
+    path("game/<game:game_id>/draw", views.move, {"action": DRAW}, name="draw"),
+    path("game/<game:game_id>/undo", views.move, {"action": UNDO}, name="undo"),
     path("game/<game:game_id>/hint", views.hint, name="hint"),
-    path("game/<game:game_id>/new", views.new, name="new"),
-    path("game/<game:game_id>/replay", views.replay, name="replay"),
+    path("game/<game:game_id>/new", views.leave, {"replay": False}, name="new"),
+    path("game/<game:game_id>/replay", views.leave, {"replay": True}, name="replay"),
     path("game/<game:game_id>/deal", views.deal, name="deal"),
     path("game/<game:game_id>/pause", views.pause, name="pause"),
     path("game/<game:game_id>/resume", views.resume, name="resume"),

@@ -12,7 +12,6 @@ from django.views.decorators.http import require_GET, require_POST
 from game import display, play
 from game.engine.deck import DeckError
 from game.engine.geometry import TABLEAU_SIZE
-from game.engine.state import DRAW, UNDO
 from game.owners import Owner
 
 FLASH = "flash"
@@ -31,14 +30,15 @@ class BadInput(ValueError):
         """What the player typed into the deal form, to give back to them."""
 
 
-def refuses_bad_input(view):
-    """Bad input, or a game that is not the player's, changes nothing: the player gets their own
-    table back with the reason."""
+def game_action(view):
+    """A post that acts on one of the player's games. Bad input, or a game that is not theirs,
+    changes nothing: the player gets their own table back with the reason."""
 
+    @require_POST
     @wraps(view)
-    def checked(request, game_id):
+    def checked(request, game_id, **options):
         try:
-            return view(request, game_id)
+            return view(request, game_id, **options)
         except BadInput as error:
             return refusal(request, 400, str(error), error.typed)
         except Http404 as error:
@@ -59,50 +59,34 @@ def table(request):
     return render(request, "game/play.html", context)
 
 
-@require_POST
-@refuses_bad_input
+@game_action
 def take(request, game_id):
     outcome = play.move(Owner.of(request), game_id, version_of(request), position_of(request))
     return answer(request, outcome, game_id)
 
 
-@require_POST
-@refuses_bad_input
-def draw(request, game_id):
-    outcome = play.move(Owner.of(request), game_id, version_of(request), DRAW)
+@game_action
+def move(request, game_id, action):
+    """Draw or undo (`action`, from the URL)."""
+    outcome = play.move(Owner.of(request), game_id, version_of(request), action)
     return answer(request, outcome, game_id)
 
 
-@require_POST
-@refuses_bad_input
-def undo(request, game_id):
-    outcome = play.move(Owner.of(request), game_id, version_of(request), UNDO)
-    return answer(request, outcome, game_id)
-
-
-@require_POST
-@refuses_bad_input
+@game_action
 def hint(request, game_id):
     outcome = play.hint(Owner.of(request), game_id, version_of(request))
     return answer(request, outcome, game_id)
 
 
-@require_POST
-@refuses_bad_input
-def new(request, game_id):
-    outcome = play.new_deal(Owner.of(request), game_id, version_of(request))
+@game_action
+def leave(request, game_id, replay):
+    """New deal, or with `replay` (from the URL) the table's deal again."""
+    start = play.replay_table if replay else play.new_deal
+    outcome = start(Owner.of(request), game_id, version_of(request))
     return answer(request, outcome, game_id)
 
 
-@require_POST
-@refuses_bad_input
-def replay(request, game_id):
-    outcome = play.replay_table(Owner.of(request), game_id, version_of(request))
-    return answer(request, outcome, game_id)
-
-
-@require_POST
-@refuses_bad_input
+@game_action
 def deal(request, game_id):
     """Start the deal typed into the deal form: a deal number or a deck code."""
     typed = request.POST.get("deal", "")
