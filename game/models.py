@@ -56,9 +56,9 @@ class Deal(models.Model):
     @classmethod
     def _stored(cls, deck: str, number: int | None) -> "Deal":
         """The deal of a deck code, made if it is new; a deal first started by its code gets its
-        number when it is first started by the number. One statement, where get_or_create took
-        four (a read, then a savepoint around the insert) and a quarter of a new deal's time. The
-        deal comes back with its deck and number loaded; anything else is read if asked for."""
+        number when it is first started by the number. One statement, where get_or_create takes
+        a read and a savepoint around its insert. The deal comes back with its deck and number
+        loaded; anything else is read if asked for."""
         connection = connections[router.db_for_write(cls)]
         created_at = cls._meta.get_field("created_at").get_db_prep_save(timezone.now(), connection)
         with connection.cursor() as cursor:
