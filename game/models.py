@@ -106,6 +106,9 @@ class Game(models.Model):
     hint_count = models.PositiveIntegerField(default=0)
     active_ms = models.BigIntegerField(default=0, help_text="Clock time banked while paused.")
     running_since = models.DateTimeField(null=True, blank=True, help_text="Clock running since.")
+    paused_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the player's page stopped the clock, if it did."
+    )
     version = models.PositiveIntegerField(
         default=0, help_text="Bumped by every move: a tap names the table version it was made for."
     )

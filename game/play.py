@@ -12,10 +12,12 @@ A player's current game, the one `/` shows, is the one that became their table l
 """
 
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.http import Http404
 from django.utils import timezone
@@ -23,10 +25,10 @@ from django.utils import timezone
 from game import rows
 from game.engine.cards import card_label
 from game.engine.deck import MAX_DEAL_NUMBER, DeckError
-from game.engine.hint import Hint
+from game.engine.hint import Hint, recommend
 from game.engine.knowledge import view_of
 from game.engine.state import DRAW, UNDO, Move, Table
-from game.hint_search import search
+from game.hint_search import GRACE_S, QUICK, search
 from game.models import Action, Deal, Game
 from game.owners import Owner
 
@@ -35,6 +37,14 @@ Kind = Action.Kind
 
 RANDOM_DEALS = 1_000_000
 """New deals are drawn from deal numbers 1 .. RANDOM_DEALS."""
+PAUSE_COUNTED = 60_000
+"""The first minute (in ms) of every pause counts as play. A page stops the clock while it is
+hidden; counting a pause's first minute keeps a short look away honest and stops a client that
+pauses between its moves from making its time up: each pause it posts costs it a minute."""
+HINT_KEPT_S = 60
+"""How long a hint's answer is kept for other requests asking for the same table at once."""
+HINT_POLL_S = 0.02
+"""How often a request waiting for another's search of its table looks for the answer."""
 
 STALE = "The table had changed before that tap arrived; this is how it stands now."
 DEAL_WON = "This deal is won: start a new deal or replay it."
@@ -126,9 +136,7 @@ def hint(owner: Owner, game_id: int, version: int | None) -> Outcome:
         return _stale_answer(owner, row)
     table = table_of(row)
     asked_at = row.version
-    found = last_hint(row) or search(
-        view_of(table), seed=row.pk * 1_000_003 + asked_at, budget_ms=settings.HINT_BUDGET_MS
-    )
+    found = last_hint(row) or _search_once(row, view_of(table))
     detail = {"move": found.move, "verdict": found.verdict, "reason": found.reason}
 
     def log_hint(row: Game) -> tuple[Outcome, list]:
@@ -211,10 +219,12 @@ def continue_game(owner: Owner, game_id: int, *, unfinished: bool = False) -> Ga
 
 
 def pause(owner: Owner, game_id: int) -> None:
+    """Stop the clock while the player's page is hidden (see PAUSE_COUNTED)."""
+
     def stop(row: Game) -> tuple[None, list]:
         if row.running_since is None:
             return None, []
-        _stop_clock(row)
+        _pause_clock(row)
         return None, [(Kind.PAUSE, None)]
 
     apply_with_retry(owner, game_id, stop, current=False)
@@ -289,8 +299,29 @@ def _take_up_or_set_aside(game: Game, table: Game) -> bool:
     """Write the game taken up as the table, or stop another game's clock."""
     if game is table:
         return rows.write_game(game)
-    _stop_clock(game)
+    _pause_clock(game)
     return rows.write_game(game, [(Kind.PAUSE, None)])
+
+
+def _search_once(row: Game, view) -> Hint:
+    """The hint's search, run once for a table however many requests ask at the same time: the
+    first to ask searches, and the others, in any app server process, wait for its answer in the
+    shared cache (as long as the search itself may take), else take the quick suggestion."""
+    answer_key, searching_key = f"hint:{row.pk}:{row.version}", f"searching:{row.pk}:{row.version}"
+    options = {"seed": row.pk * 1_000_003 + row.version, "budget_ms": settings.HINT_BUDGET_MS}
+    wait = 2 * settings.HINT_BUDGET_MS / 1000 + GRACE_S
+    # add() is False only when someone else holds the key; when the cache cannot be reached it
+    # answers None, and each request searches for itself.
+    if cache.add(searching_key, True, timeout=wait) is not False:
+        found = search(view, **options)
+        cache.set(answer_key, found, timeout=HINT_KEPT_S)
+        return found
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        if (found := cache.get(answer_key)) is not None:
+            return found
+        time.sleep(HINT_POLL_S)
+    return recommend(view, **options | QUICK)
 
 
 def _random_deal() -> Deal:
@@ -346,7 +377,19 @@ def _resume_clock(row: Game) -> list:
     if row.running_since is not None or row.status != Status.PLAYING:
         return []
     row.running_since = timezone.now()
+    if row.paused_at is not None:
+        row.active_ms += min(_ms_between(row.paused_at, row.running_since), PAUSE_COUNTED)
+        row.paused_at = None
     return [(Kind.RESUME, None)]
+
+
+def _pause_clock(row: Game) -> None:
+    _stop_clock(row)
+    row.paused_at = timezone.now()
+
+
+def _ms_between(start, end) -> int:
+    return int((end - start).total_seconds() * 1000)
 
 
 def _stop_clock(row: Game) -> None:

@@ -1,6 +1,7 @@
 """A player at the table through Django's test client: htmx posts by default, plain on request."""
 
 import pytest
+from django.core.cache import cache
 
 from game.engine.deck import format_deck
 from game.models import Game
@@ -35,3 +36,10 @@ class Player:
 @pytest.fixture
 def player(client, db):
     return Player(client)
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    """Each test starts with an empty cache: rolled back, a test's game ids are used again by the
+    next, and a hint kept for one table must not answer for another's."""
+    cache.clear()

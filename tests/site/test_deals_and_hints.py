@@ -1,10 +1,15 @@
 """New deal, replay, the deal form, the Hint, the clock and the first-run tip."""
 
 import re
+import threading
+from datetime import timedelta
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
+from django.db.models import F
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from game import play
 from game.engine.deck import deck_for_number
@@ -184,6 +189,43 @@ def test_a_hint_asked_again_for_the_same_table_answers_without_searching_again(p
     assert entries[0] == entries[1]
 
 
+def searching_elsewhere(game):
+    """Another request, in another process, is searching for this table's hint."""
+    cache.add(f"searching:{game.pk}:{game.version}", True, timeout=30)
+
+
+def test_a_hint_asked_while_another_request_searches_its_table_takes_that_answer(
+    player, monkeypatch
+):
+    player.start(CHAIN_DECK)
+    game = player.game
+    searching_elsewhere(game)
+    monkeypatch.setattr(play, "search", lambda view, **options: pytest.fail("searched again"))
+    theirs = play.Hint(19, None, "Take the 8: it opens the way.")
+    answering = threading.Timer(0.2, cache.set, [f"hint:{game.pk}:{game.version}", theirs])
+    answering.start()
+
+    html = player.post("hint").content.decode()
+
+    answering.join()
+    assert "Take the 8: it opens the way." in html
+    assert re.search(r'<button[^>]* data-pos="19"[^>]* data-hint', html)
+
+
+def test_a_hint_whose_other_search_never_answers_is_the_quick_suggestion(
+    player, monkeypatch, settings
+):
+    settings.HINT_BUDGET_MS = 50
+    monkeypatch.setattr(play, "GRACE_S", 0.1)
+    player.start(CHAIN_DECK)
+    searching_elsewhere(player.game)
+    monkeypatch.setattr(play, "search", lambda view, **options: pytest.fail("searched again"))
+
+    html = player.post("hint").content.decode()
+
+    assert "data-hint" in html and player.game.hint_count == 1
+
+
 def test_a_hint_whose_table_changes_during_its_search_is_dropped(player, monkeypatch):
     player.start(CHAIN_DECK)
     searching = play.search
@@ -227,7 +269,8 @@ def test_pause_and_resume_stop_and_start_the_clock(player):
 
     assert player.post("resume").status_code == 204
     game.refresh_from_db()
-    assert game.running_since is not None and game.active_ms == banked
+    # A pause this short is counted as play (see play.PAUSE_COUNTED).
+    assert game.running_since is not None and banked <= game.active_ms < banked + 1000
     assert [k for k in game.actions.values_list("kind", flat=True)][-2:] == ["pause", "resume"]
 
 
@@ -239,6 +282,34 @@ def test_a_move_while_paused_resumes_the_clock(player):
 
     assert player.game.running_since is not None
     assert list(player.game.actions.values_list("kind", flat=True))[-2:] == ["resume", "take"]
+
+
+def paused_for(player, seconds: int) -> Game:
+    """The game as its page left it `seconds` ago: paused, with nothing played since."""
+    assert player.post("pause").status_code == 204
+    game = player.game
+    back_then = timezone.now() - timedelta(seconds=seconds)
+    Game.objects.filter(pk=game.pk).update(paused_at=back_then, revision=F("revision") + 1)
+    return Game.objects.get(pk=game.pk)
+
+
+@pytest.mark.parametrize(("paused_s", "counted_s"), [(10, 10), (600, play.PAUSE_COUNTED / 1000)])
+def test_the_first_minute_of_a_pause_counts_as_play(player, paused_s, counted_s):
+    paused = paused_for(player, paused_s)
+
+    assert player.post("draw").status_code == 200
+
+    played = player.game.elapsed_ms() - paused.active_ms
+    assert counted_s * 1000 <= played < counted_s * 1000 + 2000
+
+
+def test_pausing_between_moves_saves_no_time(player):
+    """A client that posts a pause before each move: each move still costs the time it took."""
+    for _ in range(3):
+        paused_for(player, 20)
+        assert player.post("draw").status_code == 200
+
+    assert player.game.elapsed_ms() >= 3 * 20_000
 
 
 def test_the_first_run_tip_shows_once_and_goes_on_any_action(player):
