@@ -8,7 +8,6 @@ here: the servers are separate processes, so the tests look at the database with
 
 import http.client
 import os
-import re
 import secrets
 import signal
 import socket
@@ -26,6 +25,7 @@ import redis
 
 from game.engine.deck import parse_deck
 from game.engine.state import Table
+from tests.site.markup import element, elements
 
 ROOT = Path(__file__).resolve().parents[2]
 GUNICORN = Path(sys.executable).with_name("gunicorn")
@@ -313,32 +313,30 @@ class PageTable:
 
     @classmethod
     def parse(cls, html: str, csrf: str = "") -> "PageTable":
-        game, version = map(int, re.search(r'data-table="(\d+):(\d+)"', html).groups())
-        buttons = re.findall(r"<button [^>]*>", html)
+        game, version = map(int, element(html, data_table=True)["data-table"].split(":"))
         free = [
-            int(re.search(r'data-pos="(\d+)"', b)[1])
-            for b in buttons
-            if " data-free" in b and "data-pos" in b
+            int(card["data-pos"])
+            for card in elements(html, "button", data_pos=True, data_free=True)
         ]
-        hinted = [b for b in buttons if " data-hint" in b]
+        hinted = elements(html, "button", data_hint=True)
         hint = None
         if hinted:
-            pos = re.search(r'data-pos="(\d+)"', hinted[0])
-            hint = int(pos[1]) if pos else "draw"
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
-        message = re.search(r"data-message>([^<]*)<", html)
-        stock = int(re.search(r'data-stock="(\d+)"', html)[1])
+            hint = int(hinted[0]["data-pos"]) if hinted[0].has("data-pos") else "draw"
+        token = elements(html, "input", name="csrfmiddlewaretoken")
+        message = elements(html, data_message=True)
+        stock = int(element(html, data_stock=True)["data-stock"])
+        won = [panel for panel in elements(html, id="panel") if "won" in panel["class"].split()]
         return cls(
             game=game,
             version=version,
             free=free,
             stock=stock,
-            waste=re.search(r'data-waste="(\w*)"', html)[1],
-            cleared=int(re.search(r'data-cleared="(\d+)"', html)[1]),
+            waste=element(html, data_waste=True)["data-waste"],
+            cleared=int(element(html, data_cleared=True)["data-cleared"]),
             hint=hint,
-            csrf=token[1] if token else csrf,
-            message=message[1] if message else "",
-            over=not free and stock == 0 or 'class="panel won' in html,
+            csrf=token[0]["value"] if token else csrf,
+            message=message[0].text.strip() if message else "",
+            over=not free and stock == 0 or bool(won),
         )
 
 
