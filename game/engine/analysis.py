@@ -1,0 +1,61 @@
+"""After the deal: could it be won, and where was it lost? Full information, so only once the game
+is over.
+
+A position after k moves of a played line is winnable only if the one after k - 1 was (any win
+from the later one is a win from the earlier), so along a line winnability goes from true to false
+once at most, and a binary search over the line's prefixes finds the last winnable one in about
+log2(moves) solves.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .rules import STANDARD, Rules
+from .solver import solve_table
+from .state import Move, Table
+
+WIN, LOSS, UNKNOWN = "win", "loss", "unknown"
+
+
+@dataclass(frozen=True)
+class Analysis:
+    winnable: bool | None
+    """Whether the deal could be won from the start; None when the budget ran out first."""
+    last_winnable: int | None
+    """For a line that did not win from a winnable deal: the most moves after which a win was
+    still possible (the whole line, if it was left still winnable)."""
+    losing_move: Move | None
+    """The move played after `last_winnable` moves, which lost the deal; None if there is none."""
+    line: tuple[Move, ...]
+    """A winning line from the deal's start, or from `last_winnable` moves into the played line."""
+    solves: int
+    """Positions solved to find all this."""
+
+
+def analyse(
+    deck: Sequence[int], moves: Sequence[Move], rules: Rules = STANDARD, **budget
+) -> Analysis:
+    """The analysis of the line `moves` (the moves in play, undone ones left out) played on the
+    deal `deck`; `budget` (max_nodes, budget_ms) bounds each solve."""
+    solved = {}
+
+    def solution(count: int):
+        if count not in solved:
+            solved[count] = solve_table(Table.replay(deck, moves[:count], rules), **budget)
+        return solved[count]
+
+    start = solution(0)
+    if start.result != WIN:
+        winnable = None if start.result == UNKNOWN else False
+        return Analysis(winnable, None, None, (), len(solved))
+    if Table.replay(deck, moves, rules).won:
+        return Analysis(True, None, None, start.moves, len(solved))
+    won, lost = 0, len(moves) + 1  # solution(won) is a win; lost: no win after so many moves
+    while lost - won > 1:
+        middle = (won + lost) // 2
+        result = solution(middle).result
+        if result == UNKNOWN:
+            return Analysis(True, None, None, start.moves, len(solved))
+        won, lost = (middle, lost) if result == WIN else (won, middle)
+    losing_move = moves[won] if won < len(moves) else None
+    return Analysis(True, won, losing_move, solution(won).moves, len(solved))
