@@ -21,22 +21,22 @@ from game.engine.hint import play_by_hints  # noqa: E402
 from game.engine.knowledge import view_of  # noqa: E402
 from game.engine.policy import greedy_policy, policy_move  # noqa: E402
 from game.engine.solver import solve  # noqa: E402
-from game.engine.state import Game  # noqa: E402
+from game.engine.state import Table  # noqa: E402
 
 
 def play_greedy(deck) -> bool:
-    game = Game(deck)
-    while (move := policy_move(view_of(game), greedy_policy)) is not None:
-        game.apply(move)
-    return game.won
+    table = Table(deck)
+    while (move := policy_move(view_of(table), greedy_policy)) is not None:
+        table.apply(move)
+    return table.won
 
 
 def bench_deal(task):
     number, options, solver_nodes = task
     deck = deck_for_number(number)
-    game, hint_ms = play_by_hints(deck, **options)
+    table, hint_ms = play_by_hints(deck, **options)
     ceiling = solve(deck, max_nodes=solver_nodes).result if solver_nodes else "unknown"
-    return number, game.won, play_greedy(deck), ceiling, hint_ms
+    return number, table.won, play_greedy(deck), ceiling, hint_ms
 
 
 def main(argv=None):

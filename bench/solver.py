@@ -1,6 +1,6 @@
 """How fast is the exact solver? Solves deals 1..N one after another in this process and reports
 deals per second, the median / p99 / max time per deal, mean nodes, and the fractions won, lost
-and unknown (budget spent). Every winning line is replayed with Game to check it.
+and unknown (budget spent). Every winning line is replayed with Table to check it.
 
 Run from the project root: python bench/solver.py [--deals 1000] [--budget-ms 2000]
 """
@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from game.engine.deck import deck_for_number  # noqa: E402
 from game.engine.solver import solve  # noqa: E402
-from game.engine.state import Game  # noqa: E402
+from game.engine.state import Table  # noqa: E402
 
 
 def main() -> None:
@@ -29,7 +29,7 @@ def main() -> None:
     for number in range(1, args.deals + 1):
         deck = deck_for_number(number)
         solution = solve(deck, budget_ms=args.budget_ms)
-        if solution.result == "win" and not Game.replay(deck, solution.moves).won:
+        if solution.result == "win" and not Table.replay(deck, solution.moves).won:
             sys.exit(f"deal {number}: the winning line does not replay to a win")
         times.append(solution.ms)
         nodes.append(solution.nodes)
