@@ -195,3 +195,27 @@ class Action(models.Model):
 
     def __str__(self):
         return f"{self.kind} {self.pos}" if self.pos is not None else self.kind
+
+
+class Analysis(models.Model):
+    """The exact solver's look back at a finished game (game.engine.analysis), worked out once."""
+
+    game = models.OneToOneField(
+        Game, primary_key=True, on_delete=models.CASCADE, related_name="analysis"
+    )
+    winnable = models.BooleanField(
+        null=True, help_text="Whether the deal could be won from the start; empty: undecided."
+    )
+    last_winnable = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The most moves played after which a win was possible."
+    )
+    losing_move = models.JSONField(null=True, blank=True, help_text="The move that lost it.")
+    line = models.JSONField(default=list, help_text="A winning line from there.")
+    solves = models.PositiveSmallIntegerField(default=0)
+    computed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "analyses"
+
+    def __str__(self):
+        return f"Analysis of game {self.game_id}"

@@ -23,13 +23,14 @@ from django.http import Http404
 from django.utils import timezone
 
 from game import rows
+from game.engine.analysis import analyse
 from game.engine.cards import card_label
 from game.engine.deck import MAX_DEAL_NUMBER, DeckError
 from game.engine.hint import Hint, recommend
 from game.engine.knowledge import view_of
 from game.engine.state import DRAW, UNDO, Move, Table
 from game.hint_search import GRACE_S, QUICK, search
-from game.models import Action, Deal, Game
+from game.models import Action, Analysis, Deal, Game
 from game.owners import Owner
 
 Status = Game.Status
@@ -41,6 +42,9 @@ PAUSE_COUNTED = 60_000
 """The first minute (in ms) of every pause counts as play. A page stops the clock while it is
 hidden; counting a pause's first minute keeps a short look away honest and stops a client that
 pauses between its moves from making its time up: each pause it posts costs it a minute."""
+ANALYSIS_SOLVE_BUDGET_MS = 2_000
+"""How long each of an analysis's solves may take: the exact solver decides nearly every position
+well within it (bench/README.md)."""
 HINT_KEPT_S = 60
 """How long a hint's answer is kept for other requests asking for the same table at once."""
 HINT_POLL_S = 0.02
@@ -71,6 +75,10 @@ class Outcome:
 
 class Stale(Exception):
     """The request was made for a table the player no longer has."""
+
+
+class StillPlaying(Exception):
+    """The game is not over: nothing may be said of its hidden cards yet."""
 
 
 Change = Callable[[Game], tuple[Outcome | None, list]]
@@ -160,10 +168,18 @@ def last_hint(row: Game) -> Hint | None:
     return Hint(detail["move"], detail["verdict"], detail["reason"])
 
 
-def leave(owner: Owner, game_id: int, version: int | None, deal: Deal | None, kind) -> Outcome:
-    """Start a new game (of `deal`, or this game's deal again when None), leaving this one. The
-    left game's write is conditional like a move's, so two requests to leave one table start one
-    new game between them: the second finds the table gone and is stale."""
+def leave(
+    owner: Owner,
+    game_id: int,
+    version: int | None,
+    deal: Deal | None,
+    kind,
+    played: list[Move] = (),
+) -> Outcome:
+    """Start a new game (of `deal`, or this game's deal again when None, with the moves `played`
+    already made), leaving this one. The left game's write is conditional like a move's, so two
+    requests to leave one table start one new game between them: the second finds the table
+    gone and is stale."""
     while True:
         row = _load(owner, game_id)
         if _stale(row, version):
@@ -174,7 +190,7 @@ def leave(owner: Owner, game_id: int, version: int | None, deal: Deal | None, ki
             row.finished_at = timezone.now()
         with transaction.atomic():
             if rows.write_game(row, current=True):
-                fresh = _start(owner, deal or row.deal, kind, left=row.pk)
+                fresh = _start(owner, deal or row.deal, kind, left=row.pk, played=played)
                 return Outcome(fresh, table_of(fresh), news=f"Deal {fresh.deal.identifier} dealt.")
 
 
@@ -196,6 +212,43 @@ def replay_deal(owner: Owner, game_id: int) -> Outcome:
     """Play the deal of any of the player's games again; the table is left as by New deal."""
     deal = _load(owner, game_id).deal
     return leave(owner, current_game(owner).pk, None, deal, Kind.REPLAY)
+
+
+def analysis_of(owner: Owner, game_id: int) -> Analysis:
+    """The analysis of one of the player's games once it is over (StillPlaying before)."""
+    return analysis_of_game(_load(owner, game_id))
+
+
+def analysis_of_game(row: Game) -> Analysis:
+    """The game's analysis, worked out the first time it is asked for and kept."""
+    if row.status == Status.PLAYING:
+        raise StillPlaying
+    stored = Analysis.objects.filter(game=row).first()
+    if stored is not None:
+        return stored
+    found = analyse(row.deal.cards, row.moves, budget_ms=ANALYSIS_SOLVE_BUDGET_MS)
+    stored, _ = Analysis.objects.get_or_create(
+        game=row,
+        defaults={
+            "winnable": found.winnable,
+            "last_winnable": found.last_winnable,
+            "losing_move": found.losing_move,
+            "line": list(found.line),
+            "solves": found.solves,
+        },
+    )
+    return stored
+
+
+def try_again_from(owner: Owner, game_id: int, count: int) -> Outcome:
+    """Play a finished game's deal again from its first `count` moves, leaving the table."""
+    source = _load(owner, game_id)
+    if source.status == Status.PLAYING:
+        raise StillPlaying
+    if not 0 <= count <= len(source.moves):
+        raise ValueError(f"that game has {len(source.moves)} moves in play, not {count}")
+    played = source.moves[:count]
+    return leave(owner, current_game(owner).pk, None, source.deal, Kind.REPLAY, played)
 
 
 def continue_game(owner: Owner, game_id: int, *, unfinished: bool = False) -> Game:
@@ -262,12 +315,14 @@ def apply_with_retry(
 # Helpers
 
 
-def _make_move(row: Game, version: int | None, action: Move) -> tuple[Outcome, list]:
-    """The move applied to the row, and the log entries to write with it (none when the rules
-    refuse it)."""
+def _make_move(
+    row: Game, version: int | None, action: Move, table: Table | None = None
+) -> tuple[Outcome, list]:
+    """The move applied to the row (and to `table`, the row's own unless given), and the log
+    entries to write with it (none when the rules refuse it)."""
     if _stale(row, version):
         raise Stale
-    table = table_of(row)
+    table = table or table_of(row)
     if row.status == Status.WON:
         return Outcome(row, table, message=DEAL_WON), []
     run_before = table.run
@@ -349,12 +404,18 @@ def _stale_answer(owner: Owner, row: Game) -> Outcome:
     return Outcome(row, table_of(row), message=STALE)
 
 
-def _start(owner: Owner, deal: Deal, kind, left: int | None = None) -> Game:
-    table = Table(deal.cards)
-    row = Game(deal=deal, seen=sorted(table.seen), running_since=timezone.now(), **owner.fields)
-    detail = {"deal": deal.identifier} | ({"left": left} if left else {})
-    rows.write_game(row, [(kind, detail)])
+def _start(owner: Owner, deal: Deal, kind, left: int | None = None, played=()) -> Game:
+    """A new game of `deal` on the player's table, with the moves `played` made and logged."""
+    row = Game(deal=deal, running_since=timezone.now(), **owner.fields)
     row.moved_on = False
+    detail = {"deal": deal.identifier} | ({"left": left} if left else {})
+    entries = [(kind, detail)]
+    table = Table(deal.cards)
+    for move in played:
+        outcome, logged = _make_move(row, None, move, table)
+        entries += logged
+    row.seen = sorted(table.seen)
+    rows.write_game(row, entries)
     return row
 
 

@@ -27,6 +27,8 @@ urlpatterns = [
     path("game/<game:game_id>/new", views.leave, {"replay": False}, name="new"),
     path("game/<game:game_id>/replay", views.leave, {"replay": True}, name="replay"),
     path("game/<game:game_id>/deal", views.deal, name="deal"),
+    path("game/<game:game_id>/analysis", views.analysis, name="analysis"),
+    path("game/<game:game_id>/again", views.again, name="again"),
     path("game/<game:game_id>/pause", views.pause, name="pause"),
     path("game/<game:game_id>/resume", views.resume, name="resume"),
 ]

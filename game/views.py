@@ -9,7 +9,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from game import display, play
+from game import display, play, review
 from game.engine.deck import DeckError
 from game.engine.geometry import TABLEAU_SIZE
 from game.owners import Owner
@@ -97,6 +97,33 @@ def deal(request, game_id):
         raise BadInput(f"That deal cannot be started: {error}.", typed) from None
     outcome = play.start_deal(Owner.of(request), game_id, version, chosen)
     return answer(request, outcome, game_id, typed=typed)
+
+
+@require_GET
+def analysis(request, game_id):
+    """The whole deal and the solver's look back at it, once the game is over (404 for anyone
+    but its player)."""
+    try:
+        step = _whole_number(request.GET.get("step"), "step")
+        found = play.analysis_of(Owner.of(request), game_id)
+    except BadInput as error:
+        return render(request, "notice_page.html", {"message": str(error)}, status=400)
+    except play.StillPlaying:
+        return render(request, "game/still_playing.html", status=409)
+    return render(request, "game/analysis.html", review.context(found.game, found, step))
+
+
+@game_action
+def again(request, game_id):
+    """Play a finished game's deal again from a move of its analysis."""
+    count = _whole_number(request.POST.get("moves"), "moves")
+    try:
+        outcome = play.try_again_from(Owner.of(request), game_id, count or 0)
+    except play.StillPlaying:
+        raise BadInput("That game is still being played: finish or leave it first.") from None
+    except ValueError as error:
+        raise BadInput(f"That point cannot be played again: {error}.") from None
+    return answer(request, outcome, game_id)
 
 
 @require_POST

@@ -1,0 +1,59 @@
+"""What the analysis page shows of a finished game: the whole deal face up, the verdict, and the
+winning line as a picture of the table to step through.
+
+Only for a game that is over (game.play.analysis_of refuses one still being played): once it is,
+every card may be shown.
+"""
+
+import json
+
+from game.display import face, grid_column
+from game.engine.geometry import ROW_OF, TABLEAU_SIZE
+from game.engine.state import DRAW, Move, Table
+from game.models import Analysis, Game
+
+
+def move_words(table: Table, move: Move) -> str:
+    """A move as a player says it, on the table it is played on: "take the 7 of hearts"."""
+    if move == DRAW:
+        return "draw"
+    return f"take the {face(table.deck[move])['label']}"
+
+
+def context(game: Game, analysis: Analysis, step: int | None) -> dict:
+    """The page's context, with the table `step` moves into the winning line (the line's end if
+    None)."""
+    deck = game.deal.cards
+    line = analysis.line
+    start = analysis.last_winnable or 0
+    step = len(line) if step is None else max(0, min(step, len(line)))
+    played = game.moves[:start] if analysis.last_winnable is not None else []
+    table = Table.replay(deck, [*played, *line[:step]])
+    lost_by = None
+    if analysis.losing_move is not None:
+        lost_by = move_words(Table.replay(deck, played), analysis.losing_move)
+    return {
+        "game": game,
+        "analysis": analysis,
+        "deck": game.deal.deck,
+        "line_json": json.dumps(line),
+        "start": start,
+        "lost_by": lost_by,
+        "step": step,
+        "steps": len(line),
+        "next_move": move_words(table, line[step]) if step < len(line) else "",
+        "cards": [_card(table, pos) for pos in range(TABLEAU_SIZE)],
+        "waste": face(table.waste_top) if table.waste_top is not None else None,
+        "stock": [face(card) for card in table.deck[table.stock_next :]],
+        "cleared": table.cleared,
+    }
+
+
+def _card(table: Table, pos: int) -> dict:
+    return {
+        "pos": pos,
+        "row": ROW_OF[pos],
+        "column": grid_column(pos),
+        "face": face(table.deck[pos]),
+        "taken": table.is_removed(pos),
+    }

@@ -1,0 +1,121 @@
+"""The analysis page (SPEC.md, "After the deal: analysis"): the whole deal once the game is over,
+the last move after which it could still be won, and a winning line from there."""
+
+import json
+
+import pytest
+from django.test import Client
+
+from game import play
+from game.engine.analysis import analyse
+from game.engine.state import Table
+from game.models import Analysis
+from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
+from tests.engine.test_analysis import lost_lines
+from tests.site.markup import element, elements, text
+from tests.site.test_moves import kinds
+
+DECK, LINE = next(lost_lines(1))
+
+
+def play_line(player, deck, line):
+    player.start(deck)
+    for move in line:
+        response = player.post("draw") if move == "draw" else player.take(move)
+        assert response.status_code == 200
+    return player.game
+
+
+@pytest.fixture
+def lost(player):
+    """A game played to a dead end from a deal that could have been won."""
+    game = play_line(player, DECK, LINE)
+    assert game.status == game.Status.DEAD_END
+    return game
+
+
+def test_a_lost_game_shows_the_whole_deal_where_it_was_lost_and_a_line_from_there(player, lost):
+    response = player.client.get(f"/game/{lost.pk}/analysis")
+
+    assert response.status_code == 200
+    page = element(response.content, data_deck=True)
+    expected = analyse(DECK, LINE)
+    assert page["data-deck"] == lost.deal.deck
+    assert page["data-winnable"] == "true"
+    assert int(page["data-last-winnable"]) == expected.last_winnable
+    line = json.loads(page["data-line"])
+    assert Table.replay(DECK, [*LINE[: expected.last_winnable], *line]).won
+    # Every card of the deal is shown, face down ones and the stock included.
+    shown = {card["data-card"] for card in elements(response.content, data_card=True)}
+    assert len(shown) == 28
+
+
+def test_a_deal_is_analysed_once(player, lost, monkeypatch):
+    player.client.get(f"/game/{lost.pk}/analysis")
+    monkeypatch.setattr(play, "analyse", lambda *args, **kwargs: pytest.fail("analysed again"))
+
+    assert player.client.get(f"/game/{lost.pk}/analysis").status_code == 200
+    assert Analysis.objects.filter(game=lost).count() == 1
+
+
+def test_the_winning_line_can_be_stepped_through_forwards_and_back(player, lost):
+    analysis_url = f"/game/{lost.pk}/analysis"
+    player.client.get(analysis_url)
+    steps = len(Analysis.objects.get(game=lost).line)
+
+    start = player.client.get(f"{analysis_url}?step=0").content
+    one = player.client.get(f"{analysis_url}?step=1").content
+    end = player.client.get(f"{analysis_url}?step={steps}").content
+
+    assert element(start, data_step=True)["data-step"] == "0"
+    assert element(one, data_step=True)["data-step"] == "1"
+    taken = [elements(page, "span", data_card=True) for page in (start, one, end)]
+    counts = [sum("taken" in card["class"].split() for card in cards) for cards in taken]
+    assert counts[0] <= counts[1] <= counts[2] == 28
+    assert "the peaks are cleared" in text(end)
+
+
+def test_try_again_from_the_last_winnable_move(player, lost):
+    player.client.get(f"/game/{lost.pk}/analysis")
+    k = Analysis.objects.get(game=lost).last_winnable
+
+    response = player.post("again", {"moves": k}, game=lost, htmx=False)
+
+    assert response.status_code == 302
+    table = player.game
+    assert table.pk != lost.pk and table.deal == lost.deal
+    assert table.moves == LINE[:k] and table.status == table.Status.PLAYING
+    assert kinds(table)[0] == "replay" and len(kinds(table)) == 1 + k
+    assert Table.replay(DECK, table.moves).moves == table.moves
+
+
+def test_a_won_game_says_it_was_won(player):
+    game = play_line(player, CHAIN_DECK, CHAIN_ORDER)
+
+    page = element(player.client.get(f"/game/{game.pk}/analysis").content, data_deck=True)
+
+    assert page["data-winnable"] == "true" and not page.has("data-last-winnable")
+
+
+def test_nothing_is_shown_while_the_game_is_being_played(player):
+    game = player.game
+    player.post("draw")
+
+    response = player.client.get(f"/game/{game.pk}/analysis")
+
+    assert response.status_code == 409
+    assert game.deal.deck not in response.content.decode()
+    assert not elements(response.content, data_deck=True)
+    assert player.post("again", {"moves": 0}, game=game).status_code == 400
+
+
+def test_someone_elses_analysis_is_a_404(player, lost):
+    stranger = Client()
+    stranger.get("/")
+
+    assert stranger.get(f"/game/{lost.pk}/analysis").status_code == 404
+
+
+@pytest.mark.parametrize("step", ["-1", "x", "1.5"])
+def test_a_bad_step_is_a_400(player, lost, step):
+    assert player.client.get(f"/game/{lost.pk}/analysis?step={step}").status_code == 400
