@@ -1,6 +1,8 @@
-"""Browser tests: a page on the live server that fails the test on any console error (a Content
-Security Policy violation shows up there), and helpers to start a chosen deal."""
+"""Browser tests: Debian's Chromium against Django's live server, a page that fails the test on
+any console error (a Content Security Policy violation shows up there), and helpers to start a
+chosen deal, wait for the server and check a page with axe."""
 
+import os
 import threading
 import time
 from pathlib import Path
@@ -10,9 +12,47 @@ from playwright.sync_api import expect
 
 from game.engine.deck import format_deck
 
+# Playwright's sync API runs an event loop in the test thread; Django would otherwise refuse
+# ORM calls made there (fixtures, assertions against the database) while a browser test runs.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+# Debian's Chromium, not a Playwright-downloaded build: only package registries are reachable.
+CHROMIUM = Path("/usr/bin/chromium")
+AXE = Path(__file__).with_name("axe-4.14.1.min.js")
 REQUEST_GRACE_S = 0.2
 """Time for a request sent as a page closes to reach the live server."""
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+
+
+@pytest.fixture(scope="session")
+def base_url(live_server):
+    """Browser tests open relative URLs, page.goto("/"), on Django's live server."""
+    return live_server.url
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """CI must run the browser tests: there a missing Chromium fails them; elsewhere they are
+    skipped."""
+    if not CHROMIUM.exists():
+        message = f"{CHROMIUM} is missing: apt-get install chromium"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    return {
+        **browser_type_launch_args,
+        "executable_path": str(CHROMIUM),
+        "headless": True,
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-quic",
+            "--no-first-run",
+        ],
+    }
 
 
 @pytest.fixture(autouse=True)
@@ -24,19 +64,34 @@ def _database(transactional_db, browser):
     for context in browser.contexts:
         context.close()
     time.sleep(REQUEST_GRACE_S)
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and any(
-        thread.name.endswith("(process_request_thread)") for thread in threading.enumerate()
-    ):
+    wait_for(lambda: not _live_server_busy())
+
+
+def _live_server_busy() -> bool:
+    return any(thread.name.endswith("(process_request_thread)") for thread in threading.enumerate())
+
+
+def wait_for(condition, timeout_s: float = 5.0) -> bool:
+    """Poll `condition` until it holds or the time is up; whether it held."""
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
         time.sleep(0.02)
+    return True
 
 
-@pytest.fixture
-def console_errors(page):
+def collect_errors(page) -> list[str]:
+    """The page's console errors and uncaught exceptions, as they happen."""
     errors = []
     page.on("console", lambda message: message.type == "error" and errors.append(message.text))
     page.on("pageerror", lambda error: errors.append(str(error)))
     return errors
+
+
+@pytest.fixture
+def console_errors(page):
+    return collect_errors(page)
 
 
 @pytest.fixture
@@ -45,6 +100,18 @@ def table(page, console_errors):
     page.goto("/")
     yield page
     assert console_errors == []
+
+
+def serious_accessibility_violations(page) -> list:
+    """axe's serious and critical findings on the open page. axe is injected as an inline script,
+    which the site's policy rightly forbids: the page's context must bypass it."""
+    page.add_script_tag(path=AXE)
+    results = page.evaluate("axe.run()")
+    return [
+        (violation["id"], violation["help"], [node["html"] for node in violation["nodes"]])
+        for violation in results["violations"]
+        if violation["impact"] in ("serious", "critical")
+    ]
 
 
 def start_deal(page, deck) -> None:

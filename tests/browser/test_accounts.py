@@ -1,8 +1,6 @@
 """Accounts in a real browser: one account on two devices plays one deal, the choice at login,
 and the account pages on a phone and a desktop."""
 
-from pathlib import Path
-
 import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
@@ -10,7 +8,13 @@ from playwright.sync_api import expect
 from game import play
 from game.models import Deal, Game
 from game.owners import Owner
-from tests.browser.conftest import screenshot, start_deal, take
+from tests.browser.conftest import (
+    collect_errors,
+    screenshot,
+    serious_accessibility_violations,
+    start_deal,
+    take,
+)
 from tests.engine.support import CHAIN_DECK
 
 pytestmark = pytest.mark.browser
@@ -18,7 +22,6 @@ pytestmark = pytest.mark.browser
 PASSWORD = "correct horse battery staple"
 PHONE = {"width": 360, "height": 640}
 DESKTOP = {"width": 1280, "height": 800}
-AXE = Path(__file__).with_name("axe-4.14.1.min.js")
 
 
 @pytest.fixture
@@ -35,9 +38,7 @@ def device(browser, live_server):
     def open_device(viewport=DESKTOP, **options):
         context = browser.new_context(base_url=live_server.url, viewport=viewport, **options)
         page = context.new_page()
-        errors = []
-        page.on("console", lambda message: message.type == "error" and errors.append(message.text))
-        opened.append((context, errors))
+        opened.append((context, collect_errors(page)))
         return page
 
     yield open_device
@@ -160,16 +161,9 @@ def test_account_pages_on_a_phone_and_a_desktop(device, alice):
 
 @pytest.mark.parametrize("url", ["/accounts/login/", "/accounts/signup/", "/accounts/games/"])
 def test_account_pages_have_no_serious_accessibility_violations(device, alice, url):
-    # axe is injected as an inline script, which the site's policy rightly forbids.
     page = device(bypass_csp=True)
     if url.endswith("games/"):
         log_in_from_the_table(page)
     page.goto(url)
-    page.add_script_tag(path=AXE)
-    results = page.evaluate("axe.run()")
-    serious = [
-        (violation["id"], [node["html"] for node in violation["nodes"]])
-        for violation in results["violations"]
-        if violation["impact"] in ("serious", "critical")
-    ]
-    assert serious == []
+
+    assert serious_accessibility_violations(page) == []

@@ -1,16 +1,12 @@
 """The table on a phone and on a desktop: it fits, its targets are big enough, it is accessible."""
 
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import screenshot, start_deal, take
+from tests.browser.conftest import screenshot, serious_accessibility_violations, start_deal, take
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 
 pytestmark = pytest.mark.browser
-
-AXE = Path(__file__).with_name("axe-4.14.1.min.js")
 
 
 @pytest.fixture
@@ -53,19 +49,11 @@ def test_desktop_plays_with_the_mouse(page, table):
 
 
 def test_no_serious_accessibility_violations(browser, live_server):
-    # axe is injected as an inline script, which the site's policy rightly forbids.
     context = browser.new_context(bypass_csp=True, base_url=live_server.url)
     page = context.new_page()
     page.goto("/")
-    page.add_script_tag(path=AXE)
-    results = page.evaluate("axe.run()")
-    serious = [
-        (violation["id"], violation["help"], [node["html"] for node in violation["nodes"]])
-        for violation in results["violations"]
-        if violation["impact"] in ("serious", "critical")
-    ]
-    context.close()
-    assert serious == []
+
+    assert serious_accessibility_violations(page) == []
 
 
 def test_rotating_and_resizing_keep_the_deal_as_it_was(phone, table):
