@@ -15,6 +15,7 @@ from game.engine.state import (
 from game.models import Action, Game
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 from tests.site.decks import DEAD_END_DECK
+from tests.site.markup import actions, card, element, elements, message
 
 
 def kinds(game):
@@ -22,13 +23,17 @@ def kinds(game):
 
 
 def test_the_page_deals_a_game_on_the_first_visit(player):
-    page = player.page.content.decode()
+    page = player.page.content
 
     assert player.page.status_code == 200
-    assert "Cleared 0/28" in page
-    assert page.count("data-card=") == 10
-    assert 'data-stock="23"' in page
-    assert page.count('aria-label="face-down card"') == 18
+    status = element(page, data_cleared=True)
+    assert status["data-cleared"] == "0" and "Cleared 0/28" in status.text
+    cards = elements(page, "button", data_pos=True)
+    face_up = {int(each["data-pos"]) for each in cards if each.has("data-card")}
+    assert face_up == set(range(18, 28))
+    face_down = [each["aria-label"] for each in cards if not each.has("data-card")]
+    assert face_down == ["face-down card"] * 18
+    assert element(page, "button", data_stock=True)["data-stock"] == "23"
     assert kinds(player.game) == ["new"]
 
 
@@ -43,18 +48,18 @@ def test_the_same_game_comes_back_on_reload(player):
 def test_a_take_answers_htmx_with_out_of_band_fragments(player):
     player.start(CHAIN_DECK)
     response = player.take(18)
-    html = response.content.decode()
+    html = response.content
     game = player.game
 
     assert response.status_code == 200
-    for region in ('id="table"', 'id="pile"', 'id="status"'):
-        assert region in html
+    swapped = {region["id"] for region in elements(html, hx_swap_oob=True)}
+    assert {"status", "tip", "table", "pile", "panel", "notice", "hint-slot"} <= swapped
     # The controls stay as they are: their links have not changed (the script updates their
     # version fields).
-    assert 'id="controls"' not in html
-    assert html.count('hx-swap-oob="true"') >= 4
-    assert 'data-cleared="1"' in html and 'data-run="1"' in html
-    assert 'data-waste="AC"' in html
+    assert not elements(html, id="controls")
+    status = element(html, data_cleared=True)
+    assert (status["data-cleared"], status["data-run"]) == ("1", "1")
+    assert element(html, data_waste=True)["data-waste"] == "AC"
     assert response["X-Table"] == f"{game.pk}:{game.version}"
     assert game.moves == [18] and game.cleared == 1 and game.version == 1
     assert kinds(game)[-1] == "take" and game.actions.last().pos == 18
@@ -63,22 +68,30 @@ def test_a_take_answers_htmx_with_out_of_band_fragments(player):
 def test_a_new_deal_redraws_the_controls_for_the_new_game(player):
     left = player.game
 
-    html = player.post("new", game=left).content.decode()
+    html = player.post("new", game=left).content
 
     game = player.game
     assert game != left
-    assert 'id="controls" hx-swap-oob="true"' in html
-    assert f'hx-post="/game/{game.pk}/undo"' in html and f"/game/{left.pk}/" not in html
+    controls = element(html, id="controls", hx_swap_oob=True)
+    (undo,) = [form for form in elements(controls, "form") if actions(form) == {"undo"}]
+    assert undo["action"] == undo["hx-post"] == f"/game/{game.pk}/undo"
+    assert f"/game/{left.pk}/" not in html.decode()
+
+
+def typed_deal(html) -> str:
+    """What the deal form's field holds."""
+    form = element(html, "form", data_deal_form=True)
+    return element(form, "input", name="deal").attrs.get("value") or ""
 
 
 def test_a_dealt_deal_number_leaves_the_field_empty_and_a_stale_one_keeps_it(player):
     game = player.game
 
-    stale = player.post("deal", {"deal": "77", "version": game.version + 1}).content.decode()
-    dealt = player.post("deal", {"deal": "77"}).content.decode()
+    stale = player.post("deal", {"deal": "77", "version": game.version + 1}).content
+    dealt = player.post("deal", {"deal": "77"}).content
 
-    assert play.STALE in stale and 'name="deal" value="77"' in stale
-    assert player.game.deal.number == 77 and 'name="deal" value=""' in dealt
+    assert message(stale) == play.STALE and typed_deal(stale) == "77"
+    assert player.game.deal.number == 77 and typed_deal(dealt) == ""
 
 
 def test_a_plain_take_redirects_to_the_page(player):
@@ -87,8 +100,9 @@ def test_a_plain_take_redirects_to_the_page(player):
     response = player.take(18, htmx=False)
 
     assert response.status_code == 302 and response["Location"] == "/"
-    page = player.client.get("/").content.decode()
-    assert "Cleared 1/28" in page and 'data-waste="AC"' in page
+    page = player.client.get("/").content
+    assert "Cleared 1/28" in element(page, data_cleared=True).text
+    assert element(page, data_waste=True)["data-waste"] == "AC"
 
 
 @pytest.mark.parametrize("htmx", [True, False])
@@ -111,7 +125,7 @@ def test_a_refused_take_shows_its_reason_and_changes_nothing(player, moves, pos,
     response = player.take(pos, htmx=htmx)
 
     page = response if htmx else player.client.get(response["Location"])
-    assert f"data-message>{reason}<" in page.content.decode()
+    assert message(page.content) == reason
     after = player.game
     assert (after.version, after.moves, after.actions.count()) == (
         before.version,
@@ -124,11 +138,12 @@ def test_draw_turns_the_next_stock_card_and_resets_the_run_visibly(player):
     player.start(CHAIN_DECK)
     player.take(18)
 
-    html = player.post("draw").content.decode()
+    html = player.post("draw").content
 
-    assert 'data-stock="22"' in html and 'data-run="0"' in html
-    assert ">reset</em>" in html
-    assert "Run reset from 1 to 0" in html
+    status = element(html, data_cleared=True)
+    assert element(html, "button", data_stock=True)["data-stock"] == "22"
+    assert status["data-run"] == "0" and "Run 0 reset" in status.text
+    assert "Run reset from 1 to 0" in element(html, id="notice").text
     assert player.game.moves == [18, "draw"] and kinds(player.game)[-1] == "draw"
 
 
@@ -137,26 +152,27 @@ def test_refusals_of_draw_and_undo(player, htmx):
     player.start(DEAD_END_DECK)
     response = player.post("undo", htmx=htmx)
     page = response if htmx else player.client.get("/")
-    assert f"data-message>{NOTHING_TO_UNDO}<" in page.content.decode()
+    assert message(page.content) == NOTHING_TO_UNDO
 
     for _ in range(23):
         player.post("draw")
     response = player.post("draw", htmx=htmx)
     page = response if htmx else player.client.get("/")
-    assert f"data-message>{STOCK_EMPTY}<" in page.content.decode()
+    assert message(page.content) == STOCK_EMPTY
     assert player.game.moves == ["draw"] * 23
 
 
 def test_undo_covers_an_uncovered_card_again_as_face_down(player):
     player.start(CHAIN_DECK)
     player.take(18)
-    uncovered = player.take(19).content.decode()
-    assert 'data-pos="9" class="card r2 x2" data-card="JC"' in uncovered
+    uncovered = player.take(19).content
+    assert card(uncovered, 9)["data-card"] == "JC"
 
-    html = player.post("undo").content.decode()
+    html = player.post("undo").content
 
-    assert 'data-pos="9" class="card r2 x2 back" aria-label="face-down card"' in html
-    assert 'data-card="JC"' not in html and "jack of clubs" not in html
+    again = card(html, 9)
+    assert not again.has("data-card") and again["aria-label"] == "face-down card"
+    assert not elements(html, data_card="JC") and "jack of clubs" not in html.decode()
     game = player.game
     assert game.moves == [18] and game.undo_count == 1 and 9 in game.seen
     assert kinds(game)[-1] == "undo"
@@ -165,26 +181,44 @@ def test_undo_covers_an_uncovered_card_again_as_face_down(player):
 def test_the_stock_greys_out_with_a_note_when_empty(player):
     player.start(CHAIN_DECK)
     for _ in range(23):
-        html = player.post("draw").content.decode()
+        html = player.post("draw").content
 
-    assert 'class="card back stock empty" data-stock="0"' in html
-    assert 'aria-label="stock, 0 cards"' in html
-    assert "Nothing left to turn: 28 cards still standing on the peaks." in html
+    stock = element(html, "button", data_stock=True)
+    assert stock["data-stock"] == "0" and "empty" in stock.classes
+    assert stock["aria-label"] == "stock, 0 cards"
+    note = "Nothing left to turn: 28 cards still standing on the peaks."
+    assert note in element(html, id="pile").text
+
+
+def shown_panel(html):
+    """The result panel, which must be showing."""
+    panel = element(html, id="panel")
+    assert not panel.has("hidden")
+    return panel
 
 
 def test_winning_shows_the_result_panel_and_stops_the_clock(player):
     player.start(CHAIN_DECK)
     for pos in CHAIN_ORDER:
-        html = player.take(pos).content.decode()
+        html = player.take(pos).content
 
     game = player.game
     assert game.status == Game.Status.WON and game.finished_at and game.running_since is None
     assert kinds(game)[-2:] == ["take", "win"]
-    assert "Deal cleared!" in html and "Cleared 28/28" in html
-    assert "<dt>Longest run</dt><dd>28</dd>" in html and "<dt>Moves</dt><dd>28</dd>" in html
-    assert f'data-copy="{format_deck(CHAIN_DECK)}"' in html
-    assert 'data-action="new"' in html and 'data-action="replay"' in html
-    assert "Look at the finished board" in html
+    assert "Cleared 28/28" in element(html, data_cleared=True).text
+    panel = shown_panel(html)
+    assert "Deal cleared!" in panel.text
+    result = dict(
+        zip(
+            (term.text for term in elements(panel, "dt")),
+            (value.text for value in elements(panel, "dd")),
+            strict=True,
+        )
+    )
+    assert result["Longest run"] == "28" and result["Moves"] == "28"
+    assert element(panel, data_copy=True)["data-copy"] == format_deck(CHAIN_DECK)
+    assert {"new", "replay"} <= actions(panel)
+    assert "Look at the finished board" in panel.text
 
 
 def test_after_a_win_moves_and_undo_are_refused(player):
@@ -192,24 +226,23 @@ def test_after_a_win_moves_and_undo_are_refused(player):
     for pos in CHAIN_ORDER:
         player.take(pos)
 
-    html = player.post("undo").content.decode()
+    html = player.post("undo").content
 
-    assert "This deal is won: start a new deal or replay it." in html
+    assert message(html) == play.DEAL_WON
     assert player.game.moves == CHAIN_ORDER
 
 
 def test_a_dead_end_offers_undo_replay_and_new_deal_and_undo_leaves_it(player):
     player.start(DEAD_END_DECK)
     for _ in range(23):
-        html = player.post("draw").content.decode()
+        html = player.post("draw").content
 
     game = player.game
     assert game.status == Game.Status.DEAD_END and game.running_since is None
     assert kinds(game)[-1] == "dead_end"
-    assert "No legal move" in html
-    panel = html[html.index('id="panel"') :]
-    for action in ("undo", "replay", "new"):
-        assert f'data-action="{action}"' in panel
+    panel = shown_panel(html)
+    assert "No legal move" in panel.text
+    assert {"undo", "replay", "new"} <= actions(panel)
 
     player.post("undo")
 

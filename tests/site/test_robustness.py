@@ -1,5 +1,6 @@
 """Bad input, stale requests, other players' games, CSRF, the security policy and page weight."""
 
+import json
 import re
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from game.engine.geometry import TABLEAU_SIZE
 from game.models import Game
 from tests.engine.support import CHAIN_DECK
 from tests.site.conftest import HTMX, Player
+from tests.site.markup import element, elements, message
 
 PAGE_BUDGET = 80 * 1024
 
@@ -36,7 +38,7 @@ def test_bad_input_is_a_400_with_a_clear_message(player, data, problem, htmx):
     response = player.post("take", data, htmx=htmx)
 
     assert response.status_code == 400
-    assert problem in response.content.decode()
+    assert problem in message(response.content)
     after = player.game
     assert (after.version, after.moves) == (before.version, before.moves)
 
@@ -46,7 +48,7 @@ def test_an_unknown_game_is_a_404(player, htmx):
     response = player.client.post("/game/999999/draw", {"version": 0}, headers=HTMX if htmx else {})
 
     assert response.status_code == 404
-    assert play.NOT_YOURS in response.content.decode()
+    assert message(response.content) == play.NOT_YOURS
 
 
 @pytest.mark.parametrize("game_id", ["9" * 19, "1" + "0" * 19, "18446744073709551616"])
@@ -60,10 +62,11 @@ def test_a_game_id_too_large_for_the_database_is_a_404(player, game_id):
 def test_an_unknown_address_is_a_404_in_the_sites_look_with_the_way_back(client, db):
     response = client.get("/no/such/page")
 
-    page = response.content.decode()
+    page = response.content
     assert response.status_code == 404
-    assert "There is no such page here." in page and "/static/game/tripeaks.css" in page
-    assert '<a class="btn" href="/">Back to the table</a>' in page
+    assert message(page) == "There is no such page here."
+    assert element(page, "link", rel="stylesheet")["href"] == "/static/game/tripeaks.css"
+    assert [link.text for link in elements(page, "a", href="/")] == ["Back to the table"]
 
 
 def test_someone_elses_game_is_a_404_and_stays_as_it_was(player, db):
@@ -72,7 +75,7 @@ def test_someone_elses_game_is_a_404_and_stays_as_it_was(player, db):
 
     response = intruder.post("draw", game=victim)
 
-    assert response.status_code == 404 and play.NOT_YOURS in response.content.decode()
+    assert response.status_code == 404 and message(response.content) == play.NOT_YOURS
     victim.refresh_from_db()
     assert victim.moves == [] and victim.version == 0
 
@@ -85,16 +88,22 @@ def test_a_post_without_the_csrf_token_is_refused_with_a_friendly_page(db):
     response = client.post(f"/game/{game.pk}/draw", {"version": 0})
 
     assert response.status_code == 403
-    assert "This page has expired" in response.content.decode()
+    assert message(response.content).startswith("This page has expired")
     game.refresh_from_db()
     assert game.moves == []
 
 
+def htmx_csrf_token(page) -> str:
+    """The token htmx sends with every request: a header named in the body's hx-headers."""
+    headers = json.loads(element(page, "body")["hx-headers"])
+    return {name.lower(): value for name, value in headers.items()}["x-csrftoken"]
+
+
 def test_htmx_sends_the_csrf_token_from_the_page_so_fragments_leave_the_field_out(db):
     client = Client(enforce_csrf_checks=True)
-    page = client.get("/").content.decode()
-    token = re.search(r'"x-csrftoken": "([^"]+)"', page)[1]
-    assert 'name="csrfmiddlewaretoken"' in page  # plain posts need it
+    page = client.get("/").content
+    token = htmx_csrf_token(page)
+    assert elements(page, "input", name="csrfmiddlewaretoken")  # plain posts need it
     game = Game.objects.get()
 
     response = client.post(
@@ -104,7 +113,9 @@ def test_htmx_sends_the_csrf_token_from_the_page_so_fragments_leave_the_field_ou
     )
 
     assert response.status_code == 200
-    assert "csrfmiddlewaretoken" not in response.content.decode()
+    assert elements(response.content, "form") and not elements(
+        response.content, "input", name="csrfmiddlewaretoken"
+    )
     game.refresh_from_db()
     assert game.moves == ["draw"]
 
@@ -115,9 +126,9 @@ def test_a_stale_version_gets_the_current_table_back(player):
 
     response = player.post("take", {"pos": 19, "version": 0})
 
-    html = response.content.decode()
-    assert response.status_code == 200 and play.STALE in html
-    assert 'data-cleared="1"' in html
+    html = response.content
+    assert response.status_code == 200 and message(html) == play.STALE
+    assert element(html, data_cleared=True)["data-cleared"] == "1"
     assert player.game.moves == [18]
 
 
@@ -128,9 +139,9 @@ def test_a_tap_on_a_game_left_in_another_tab_shows_the_players_current_table(pla
 
     response = player.post("draw", game=left)
 
-    html = response.content.decode()
-    assert play.STALE in html
-    assert f'data-table="{current.pk}:{current.version}"' in html
+    html = response.content
+    assert message(html) == play.STALE
+    assert element(html, data_table=True)["data-table"] == f"{current.pk}:{current.version}"
     left.refresh_from_db()
     assert left.moves == [] and left.status == Game.Status.SKIPPED
 
@@ -141,7 +152,7 @@ def test_a_double_submitted_new_deal_deals_once(player):
 
     response = player.post("new", {"version": 0}, game=old)
 
-    assert play.STALE in response.content.decode()
+    assert message(response.content) == play.STALE
     assert Game.objects.count() == 2
 
 
@@ -150,13 +161,23 @@ def test_the_security_policy_forbids_inline_code(player):
 
     assert "script-src 'self'" in policy and "style-src 'self'" in policy
     assert "unsafe" not in policy
-    page = player.page.content.decode()
-    assert "<script>" not in page and " style=" not in page and "hx-on" not in page
+    page = player.page.content
+    assert all(script.has("src") and not script.text for script in elements(page, "script"))
+    assert not elements(page, "style") and not elements(page, style=True)
+    inline = [
+        name for each in elements(page) for name in each.attrs if name.startswith(("on", "hx-on"))
+    ]
+    assert inline == []
 
 
 def _without_tokens(html: str) -> str:
-    html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html)
-    return re.sub(r'"x-csrftoken": "[^"]*"', "", html)
+    """The page without its CSRF tokens, random text that may spell anything."""
+    tokens = [field["value"] for field in elements(html, "input", name="csrfmiddlewaretoken")]
+    if elements(html, "body"):
+        tokens.append(htmx_csrf_token(html))
+    for token in tokens:
+        html = html.replace(token, "")
+    return html
 
 
 def _hidden_cards(game):
@@ -201,8 +222,16 @@ def test_face_down_cards_and_the_stock_never_appear(player):
 
 def test_the_first_page_weighs_at_most_80_kb(player):
     html = player.page.content
-    assets = re.findall(r'(?:src|href)="/static/([^"]+)"', html.decode())
-    weight = len(html) + sum(Path(finders.find(path)).stat().st_size for path in assets)
+    loaded = [
+        *(script["src"] for script in elements(html, "script", src=True)),
+        *(link["href"] for link in elements(html, "link", href=True)),
+    ]
+    # A data: address is part of the page already; everything else is the site's own.
+    assets = [address for address in loaded if not address.startswith("data:")]
+    assert all(address.startswith("/static/") for address in assets), assets
+    weight = len(html) + sum(
+        Path(finders.find(address.removeprefix("/static/"))).stat().st_size for address in assets
+    )
 
-    assert len(assets) == 3
+    assert elements(html, "link", rel="stylesheet") and elements(html, "script", src=True)
     assert weight <= PAGE_BUDGET, weight
