@@ -77,6 +77,11 @@ RETURNING id, number
 class Game(models.Model):
     """One player's play of one deal."""
 
+    class Scoring(models.TextChoices):
+        NONE = "none", "unscored"
+        PYSOL = "pysol", "PySolFC's points"
+        CLASSIC = "classic", "Hogue's original"
+
     class Status(models.TextChoices):
         PLAYING = "playing"
         WON = "won"
@@ -94,6 +99,16 @@ class Game(models.Model):
         max_length=40, blank=True, help_text="Owner while playing anonymously."
     )
     deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="games", db_index=False)
+    rules = models.CharField(
+        max_length=40, default="standard", help_text="The rule set: standard, or flags joined by +."
+    )
+    scoring = models.CharField(max_length=10, choices=Scoring.choices, default=Scoring.NONE)
+    score = models.IntegerField(
+        default=0, help_text="Snapshot: what the hand has made, worked out from the moves."
+    )
+    daily = models.DateField(
+        null=True, blank=True, help_text="The daily deal's date, for the game that is its record."
+    )
     # No index of its own: a status splits the games into a few large groups, and SQLite picks
     # such an index over the covering ones below, several times slower for the statistics.
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
@@ -144,9 +159,27 @@ class Game(models.Model):
             models.Index(fields=["started_at", "status"]),
             models.Index(fields=["-longest_run", "started_at"]),
         ]
+        constraints = [
+            # One record of each day's daily deal per player (anonymous players by session).
+            models.UniqueConstraint(
+                fields=["owner", "daily"],
+                condition=models.Q(owner__isnull=False, daily__isnull=False),
+                name="one_daily_record_per_player",
+            ),
+            models.UniqueConstraint(
+                fields=["session_key", "daily"],
+                condition=models.Q(owner=None, daily__isnull=False),
+                name="one_daily_record_per_session",
+            ),
+        ]
 
     def __str__(self):
         return f"Game {self.pk} of deal {self.deal}"
+
+    @property
+    def identifier(self) -> str:
+        """The deal as players name it: the daily deal by its date, else the deal's identifier."""
+        return f"daily {self.daily.isoformat()}" if self.daily else self.deal.identifier
 
     PLAYED = (Status.WON, Status.DEAD_END, Status.LEFT)
     """The statuses of a played game: finished after a card was taken or drawn. A deal left

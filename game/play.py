@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Sum
 from django.http import Http404
 from django.utils import timezone
 
@@ -28,6 +29,8 @@ from game.engine.cards import card_label
 from game.engine.deck import MAX_DEAL_NUMBER, DeckError
 from game.engine.hint import Hint, recommend
 from game.engine.knowledge import view_of
+from game.engine.scoring import START as SCORE_AT_DEAL
+from game.engine.scoring import hand_score, steps
 from game.engine.state import DRAW, UNDO, Move, Table
 from game.hint_search import GRACE_S, QUICK, search
 from game.models import Action, Analysis, Deal, Game
@@ -54,6 +57,8 @@ STALE = "The table had changed before that tap arrived; this is how it stands no
 DEAL_WON = "This deal is won: start a new deal or replay it."
 NOT_YOURS = "There is no such game among yours."
 NO_DEAL = "nothing was typed: type a deal number or a deck code"
+NO_UNDO_WHEN_SCORED = "Undo is off in scored play, so that a score cannot be bought back."
+STANDARD_RULES = "standard"
 
 
 @dataclass
@@ -71,6 +76,8 @@ class Outcome:
     run_reset: int = 0
     """The run a draw has just reset to zero."""
     hint: Hint | None = None
+    scored: str = ""
+    """In scored play, what the move scored, in words."""
 
 
 class Stale(Exception):
@@ -157,6 +164,14 @@ def hint(owner: Owner, game_id: int, version: int | None) -> Outcome:
     return apply_with_retry(owner, game_id, log_hint, first=row)
 
 
+def bank_of(row: Game) -> int:
+    """The sum of all the hands its player has played in the game's scoring system, this one
+    included."""
+    games = Owner(row.owner_id, row.session_key).games().filter(scoring=row.scoring)
+    others = games.exclude(pk=row.pk).aggregate(bank=Sum("score"))["bank"] or 0
+    return others + row.score
+
+
 def last_hint(row: Game) -> Hint | None:
     """The hint shown with this table, if one was asked for since the last move."""
     if not row.hint_count:
@@ -175,11 +190,14 @@ def leave(
     deal: Deal | None,
     kind,
     played: list[Move] = (),
+    *,
+    rules: str | None = None,
+    scoring: str | None = None,
 ) -> Outcome:
     """Start a new game (of `deal`, or this game's deal again when None, with the moves `played`
-    already made), leaving this one. The left game's write is conditional like a move's, so two
-    requests to leave one table start one new game between them: the second finds the table
-    gone and is stale."""
+    already made), leaving this one; under this game's rules and scoring unless others are given.
+    The left game's write is conditional like a move's, so two requests to leave one table start
+    one new game between them: the second finds the table gone and is stale."""
     while True:
         row = _load(owner, game_id)
         if _stale(row, version):
@@ -190,17 +208,33 @@ def leave(
             row.finished_at = timezone.now()
         with transaction.atomic():
             if rows.write_game(row, current=True):
-                fresh = _start(owner, deal or row.deal, kind, left=row.pk, played=played)
-                return Outcome(fresh, table_of(fresh), news=f"Deal {fresh.deal.identifier} dealt.")
+                fresh = _start(
+                    owner,
+                    deal or row.deal,
+                    kind,
+                    left=row.pk,
+                    played=played,
+                    rules=rules or row.rules,
+                    scoring=scoring or row.scoring,
+                )
+                return Outcome(fresh, table_of(fresh), news=f"Deal {fresh.identifier} dealt.")
 
 
 def new_deal(owner: Owner, game_id: int, version: int | None) -> Outcome:
     return leave(owner, game_id, version, _random_deal(), Kind.NEW)
 
 
-def start_deal(owner: Owner, game_id: int, version: int | None, deal: Deal) -> Outcome:
-    """The deal the player chose, by its number or deck code."""
-    return leave(owner, game_id, version, deal, Kind.NEW)
+def start_deal(
+    owner: Owner,
+    game_id: int,
+    version: int | None,
+    deal: Deal,
+    rules: str | None,
+    scoring: str | None,
+) -> Outcome:
+    """The deal the player chose, by its number or deck code, under the rules and scoring they
+    chose (None: the table's)."""
+    return leave(owner, game_id, version, deal, Kind.NEW, rules=rules, scoring=scoring)
 
 
 def replay_table(owner: Owner, game_id: int, version: int | None) -> Outcome:
@@ -325,6 +359,8 @@ def _make_move(
     table = table or table_of(row)
     if row.status == Status.WON:
         return Outcome(row, table, message=DEAL_WON), []
+    if action == UNDO and row.scoring != Game.Scoring.NONE:
+        return Outcome(row, table, message=NO_UNDO_WHEN_SCORED), []
     run_before = table.run
     refusal = table.apply(action)
     if refusal:
@@ -341,6 +377,10 @@ def _make_move(
         outcome.news = _news(table, action, run_before)
         if action == DRAW:
             outcome.run_reset = run_before
+        if row.scoring != Game.Scoring.NONE:
+            *_, step = steps(table.deck, table.moves, row.scoring, table.rules)
+            row.score = hand_score(table.deck, table.moves, row.scoring, table.rules)
+            outcome.scored = step.words
     entries += _settle(row, table)
     row.moves = table.moves
     row.seen = sorted(table.seen)
@@ -404,13 +444,30 @@ def _stale_answer(owner: Owner, row: Game) -> Outcome:
     return Outcome(row, table_of(row), message=STALE)
 
 
-def _start(owner: Owner, deal: Deal, kind, left: int | None = None, played=()) -> Game:
+def _start(
+    owner: Owner,
+    deal: Deal,
+    kind,
+    left: int | None = None,
+    played=(),
+    rules: str = STANDARD_RULES,
+    scoring: str = Game.Scoring.NONE,
+    daily=None,
+) -> Game:
     """A new game of `deal` on the player's table, with the moves `played` made and logged."""
-    row = Game(deal=deal, running_since=timezone.now(), **owner.fields)
+    row = Game(
+        deal=deal,
+        rules=rules,
+        scoring=scoring,
+        daily=daily,
+        running_since=timezone.now(),
+        **owner.fields,
+    )
     row.moved_on = False
-    detail = {"deal": deal.identifier} | ({"left": left} if left else {})
+    row.score = SCORE_AT_DEAL.get(scoring, 0)
+    detail = {"deal": row.identifier} | ({"left": left} if left else {})
     entries = [(kind, detail)]
-    table = Table(deal.cards)
+    table = table_of(row)
     for move in played:
         outcome, logged = _make_move(row, None, move, table)
         entries += logged

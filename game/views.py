@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 from game import display, play, review
 from game.engine.deck import DeckError
 from game.engine.geometry import TABLEAU_SIZE
+from game.engine.scoring import ScoringError, system_named
 from game.owners import Owner
 
 FLASH = "flash"
@@ -93,9 +94,10 @@ def deal(request, game_id):
     version = version_of(request)
     try:
         chosen = play.deal_from_text(typed)
-    except DeckError as error:
+        scoring = system_named(request.POST["scoring"]) if "scoring" in request.POST else None
+    except (DeckError, ScoringError) as error:
         raise BadInput(f"That deal cannot be started: {error}.", typed) from None
-    outcome = play.start_deal(Owner.of(request), game_id, version, chosen)
+    outcome = play.start_deal(Owner.of(request), game_id, version, chosen, None, scoring)
     return answer(request, outcome, game_id, typed=typed)
 
 

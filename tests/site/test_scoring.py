@@ -1,0 +1,73 @@
+"""Scored play on the site (SPEC.md, "Scoring"): the hand's score follows the engine move by move,
+Undo is off, and the bank adds up the player's hands in each system."""
+
+import pytest
+
+from game import play
+from game.engine.deck import format_deck
+from game.engine.scoring import hand_score
+from game.models import Game
+from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
+from tests.site.markup import element
+
+
+def start_scored(player, system, deck=CHAIN_DECK):
+    response = player.post("deal", {"deal": format_deck(deck), "scoring": system})
+    assert response.status_code == 200
+    return player.game
+
+
+@pytest.mark.parametrize("system", ["pysol", "classic"])
+def test_the_score_follows_the_engine_after_every_move(player, system):
+    game = start_scored(player, system)
+    assert game.scoring == system and game.score == hand_score(CHAIN_DECK, [], system)
+
+    for count, pos in enumerate(CHAIN_ORDER[:12], start=1):
+        assert player.take(pos).status_code == 200
+        assert player.game.score == hand_score(CHAIN_DECK, CHAIN_ORDER[:count], system)
+
+
+def test_undo_is_off_in_scored_play_and_says_why(player):
+    start_scored(player, "pysol")
+    player.take(CHAIN_ORDER[0])
+
+    response = player.post("undo")
+
+    assert element(response.content, data_message=True).text.strip() == play.NO_UNDO_WHEN_SCORED
+    assert player.game.moves == [CHAIN_ORDER[0]]
+
+
+def test_new_deal_and_replay_keep_the_scoring_and_a_left_hand_keeps_its_score(player):
+    first = start_scored(player, "classic")
+    player.take(CHAIN_ORDER[0])
+    player.take(CHAIN_ORDER[1])
+
+    player.post("new")
+    left = Game.objects.get(pk=first.pk)
+    assert left.status == Game.Status.LEFT and left.score == 1 + 2
+    assert player.game.scoring == "classic"
+    player.post("replay")
+    assert player.game.scoring == "classic"
+
+
+def test_the_bank_is_the_sum_of_the_players_hands_in_that_system(player):
+    start_scored(player, "classic")
+    player.take(CHAIN_ORDER[0])
+    player.post("new")
+    player.post("draw")
+    start_scored(player, "pysol")
+
+    classic_hands = Game.objects.filter(scoring="classic")
+    assert play.bank_of(classic_hands.latest("pk")) == sum(game.score for game in classic_hands)
+    assert play.bank_of(player.game) == -52
+
+
+@pytest.mark.parametrize("scoring", ["vegas", "", "PYSOL"])
+def test_an_unknown_scoring_is_refused_and_changes_nothing(player, scoring):
+    before = player.game
+
+    response = player.post("deal", {"deal": "7", "scoring": scoring})
+
+    assert response.status_code == 400
+    assert "unknown scoring" in element(response.content, data_message=True).text
+    assert player.game == before
