@@ -4,24 +4,30 @@ PYTHON ?= $(shell pyenv which python3.13 2>/dev/null || command -v python3.13 2>
 VENV := .venv
 PYTEST_ARGS ?=
 
-.PHONY: run prod test lint
+.PHONY: run prod test test-fast lint
 
 run: $(VENV)/.installed
 	$(VENV)/bin/python manage.py migrate
 	$(VENV)/bin/python manage.py runserver 127.0.0.1:8000
 
 # Production mode on http://127.0.0.1:8000/ for a local trial: plain HTTP (no TLS here), a
-# throwaway secret unless DJANGO_SECRET_KEY is set, DATABASE_URL and REDIS_URL as exported.
+# throwaway secret and deal key unless DJANGO_SECRET_KEY and TRIPEAKS_DEAL_KEY are set (a new deal
+# key deals other cards for every number), DATABASE_URL and REDIS_URL as exported.
 prod: $(VENV)/.installed
 	$(eval export DJANGO_DEBUG=0)
 	$(eval export DJANGO_INSECURE_LOCAL_HTTP=1)
 	$(eval export DJANGO_SECRET_KEY ?= $(shell $(VENV)/bin/python -c "import secrets; print(secrets.token_urlsafe(50))"))
+	$(eval export TRIPEAKS_DEAL_KEY ?= $(shell $(VENV)/bin/python -c "import secrets; print(secrets.token_urlsafe(32))"))
 	$(VENV)/bin/python manage.py collectstatic --noinput
 	$(VENV)/bin/python manage.py migrate
 	$(VENV)/bin/gunicorn tripeaks_site.wsgi --bind 127.0.0.1:8000
 
 test: $(VENV)/.installed
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+# The quick loop: everything but the browser tests and the tests marked slow.
+test-fast: $(VENV)/.installed
+	$(VENV)/bin/pytest -m "not browser and not slow" $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
