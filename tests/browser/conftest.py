@@ -136,8 +136,10 @@ def take(page, pos: int) -> None:
 
 
 def screenshot(page, name: str) -> None:
+    """The page as it settles. Playwright's own ways to still animations and hide the caret
+    inject styles, which the site's policy refuses; the site's reduced-motion rule ends a card's
+    flight at its place instead."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    # Playwright's own ways to still animations and hide the caret inject styles, which the
-    # site's policy refuses; let the card finish flying instead.
-    page.wait_for_timeout(400)
+    page.emulate_media(reduced_motion="reduce")
     page.screenshot(path=SCREENSHOTS / f"{name}.png", full_page=True, caret="initial")
+    page.emulate_media(reduced_motion="no-preference")
