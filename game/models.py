@@ -46,7 +46,8 @@ class Deal(models.Model):
 
     @classmethod
     def for_number(cls, number: int) -> "Deal":
-        return cls._stored(format_deck(deck_for_number(number)), number)
+        """The deal of a number under this site's deal key."""
+        return cls._stored(format_deck(deck_for_number(number, settings.TRIPEAKS_DEAL_KEY)), number)
 
     @classmethod
     def for_code(cls, code: str) -> "Deal":

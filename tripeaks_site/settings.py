@@ -8,6 +8,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
+from game.engine.deck import DEVELOPMENT_DEAL_KEY
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -22,14 +24,24 @@ def env_list(name, default):
 # Development mode unless told otherwise, so `make run` works with no setup.
 DEBUG = env_flag("DJANGO_DEBUG", "1")
 
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
-if not SECRET_KEY:
+
+def env_secret(name, development_value):
+    """A secret from the environment: required in production, a fixed value in development."""
+    value = os.environ.get(name, "")
+    if value:
+        return value
     if not DEBUG:
         raise ImproperlyConfigured(
-            "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off "
+            f"{name} must be set when DJANGO_DEBUG is off "
             "(set DJANGO_DEBUG=1 for local development)."
         )
-    SECRET_KEY = "django-insecure-development-only"
+    return development_value
+
+
+SECRET_KEY = env_secret("DJANGO_SECRET_KEY", "django-insecure-development-only")
+# The key of the deal-number shuffle (game/engine/deck.py): without it nobody can work a deal's
+# face-down cards out from its number. One site keeps one key: another deals other cards.
+TRIPEAKS_DEAL_KEY = env_secret("TRIPEAKS_DEAL_KEY", DEVELOPMENT_DEAL_KEY)
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 

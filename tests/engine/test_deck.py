@@ -43,8 +43,8 @@ def test_deal_numbers_are_fixed_shuffles():
     assert deck_for_number(1) == first != deck_for_number(2)
     # Pinned so that a change to the documented shuffle cannot pass unnoticed.
     assert format_deck(first) == (
-        "6C3H4SKS7DQDQC4H7S5D8C2D4CAC6S9S5CQHASAHADJS9H8S2CTH8HJCTS4D5H5S7C2S8D3D2HTCKC3S9D6H9CJH3C"
-        "QSJDKH6D7HKDTD"
+        "QDKD9D3C3DASTC6D3H5H4C6H3S8HKHAH4H7S2C6C8CADTD9C5STSJCQCKSTH2DQS4S8DKC4DAC2H8SJDJS7CQH5D7H"
+        "JH9S5C9H6S7D2S"
     )
     assert len({deck_for_number(n) for n in range(1, 200)}) == 199
 

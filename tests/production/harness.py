@@ -39,6 +39,7 @@ def production_env(database_url: str, **extra: str) -> dict:
     return env | {
         "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "TRIPEAKS_DEAL_KEY": secrets.token_urlsafe(32),
         "DJANGO_INSECURE_LOCAL_HTTP": "1",
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
         "DATABASE_URL": database_url,
