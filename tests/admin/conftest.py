@@ -12,9 +12,7 @@ def on(day: int, hour: int = 10) -> datetime:
 
 @pytest.fixture
 def staff_client(client, db):
-    staff = get_user_model().objects.create_user(
-        "staff", password="unused", is_staff=True, is_superuser=True
-    )
+    staff = get_user_model().objects.create_user("staff", is_staff=True, is_superuser=True)
     client.force_login(staff)
     return client
 
