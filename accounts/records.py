@@ -44,7 +44,7 @@ class Statistics:
 
     @property
     def best_time(self) -> str | None:
-        return None if self.best_time_ms is None else clock(self.best_time_ms)
+        return clock(self.best_time_ms)
 
 
 @dataclass

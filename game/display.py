@@ -10,7 +10,7 @@ from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.safestring import SafeString
 
-from game.engine.cards import SUIT_SYMBOLS, card_code, card_label, is_red, rank_symbol
+from game.engine.cards import SUIT_SYMBOLS, card_code, card_label, is_red, rank_symbol, suit
 from game.engine.geometry import ACROSS, ROW_OF, TABLEAU_SIZE
 from game.engine.state import DRAW
 from game.models import Game
@@ -23,13 +23,25 @@ def grid_column(pos: int) -> int:
 
 
 def face(card: int) -> dict:
+    """A card's face as every page draws it (the table, the analysis, the staff's picture): its
+    code, the words a screen reader says, the rank and suit symbol printed on it, its colour."""
     return {
         "code": card_code(card),
         "label": card_label(card),
         "rank": rank_symbol(card),
-        "suit": SUIT_SYMBOLS[card // 13],
+        "suit": SUIT_SYMBOLS[suit(card)],
         "red": is_red(card),
     }
+
+
+def clock(ms: float | None) -> str | None:
+    """A time as the table's clock shows it, m:ss, in whole seconds as tripeaks.js counts them
+    while it ticks, so a page and its live clock agree. None for no time at all, such as the
+    average time of no games: each page says how it shows that."""
+    if ms is None:
+        return None
+    minutes, seconds = divmod(int(ms // 1000), 60)
+    return f"{minutes}:{seconds:02d}"
 
 
 # The pieces a tap redraws are rendered from their partials once per process for each form they
@@ -61,15 +73,10 @@ def _piece(name: str, **context) -> SafeString:
 
 @lru_cache(maxsize=4096)
 def links(game_id: int) -> MappingProxyType:
-    """The links every tap's fragments carry, reversed once per game: reversing them on each tap
-    cost a twentieth of it."""
+    """The links every tap's fragments carry, reversed once per game rather than on every tap,
+    where reversing them was a noticeable share of the work."""
     urls = {name: reverse(name, args=[game_id]) for name in ("take", "draw", "pause", "resume")}
     return MappingProxyType(urls)
-
-
-def clock(ms: int) -> str:
-    minutes, seconds = divmod(ms // 1000, 60)
-    return f"{minutes}:{seconds:02d}"
 
 
 def context(outcome: Outcome, **extra) -> dict:

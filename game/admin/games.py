@@ -1,9 +1,10 @@
 from django.contrib import admin
 
+from game.display import clock
 from game.engine.state import IllegalAction
 from game.models import Game
 
-from .links import change_link, minutes_and_seconds, player_of
+from .links import change_link, player_of
 from .moves import log_entries
 from .search import DealNumberSearch
 from .table import table_at
@@ -39,7 +40,7 @@ class GameAdmin(DealNumberSearch, ViewOnly, admin.ModelAdmin):
 
     @admin.display(description="time", ordering="active_ms")
     def active_time(self, game):
-        return minutes_and_seconds(game.elapsed_ms())
+        return clock(game.elapsed_ms())
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         game = self.get_object(request, object_id)

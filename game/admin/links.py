@@ -13,12 +13,5 @@ def player_of(game) -> str:
     return game.owner.get_username() if game.owner else "anonymous"
 
 
-def minutes_and_seconds(ms: float | None) -> str:
-    if ms is None:
-        return "–"
-    seconds = round(ms / 1000)
-    return f"{seconds // 60}:{seconds % 60:02d}"
-
-
 def percent(fraction: float | None) -> str:
     return "–" if fraction is None else f"{fraction:.0%}"

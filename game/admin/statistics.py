@@ -5,10 +5,10 @@ from django.core.exceptions import PermissionDenied
 from django.template.response import TemplateResponse
 
 from game import stats
+from game.display import clock
 from game.engine.geometry import TABLEAU_SIZE
 
 from .charts import bar_chart
-from .links import minutes_and_seconds
 from .verdicts import store_verdicts
 
 PAGE_VERDICT_BUDGET_MS = 25
@@ -31,8 +31,8 @@ def statistics_view(request):
         **admin.site.each_context(request),
         "title": "Deal statistics",
         "overview": overview,
-        "avg_time": minutes_and_seconds(overview.avg_ms),
-        "won_avg_time": minutes_and_seconds(overview.won_avg_ms),
+        "avg_time": clock(overview.avg_ms),
+        "won_avg_time": clock(overview.won_avg_ms),
         "days": days,
         "daily_chart": _daily_chart(days),
         "cleared": cleared,

@@ -7,7 +7,8 @@ picture follows the geometry rather than a hand-made list of coordinates.
 
 from dataclasses import dataclass
 
-from game.engine.cards import SUIT_SYMBOLS, card_code, card_label, is_red, rank_symbol, suit
+from game.display import face
+from game.engine.cards import card_code
 from game.engine.geometry import ACROSS, ROW_OF, TABLEAU_SIZE
 from game.engine.state import DRAW, UNDO, Table
 from game.models import Action
@@ -27,11 +28,8 @@ PILES_TOP = TABLEAU_BOTTOM + 14
 class CardPicture:
     x: float
     y: float
-    face: str
-    """Rank and suit symbol, '7♥'."""
-    code: str
-    label: str
-    red: bool
+    face: dict
+    """As the players' pages draw it (game.display.face), face-down cards too."""
     state: str
     """"removed", "face-up" or "face-down"."""
     pos: int | None = None
@@ -120,13 +118,4 @@ def _state_of(game: Table, pos: int) -> str:
 
 
 def _card(card: int, x: float, y: float, state: str, pos: int | None = None) -> CardPicture:
-    return CardPicture(
-        x=x,
-        y=y,
-        face=rank_symbol(card) + SUIT_SYMBOLS[suit(card)],
-        code=card_code(card),
-        label=card_label(card),
-        red=is_red(card),
-        state=state,
-        pos=pos,
-    )
+    return CardPicture(x=x, y=y, face=face(card), state=state, pos=pos)
