@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from .cards import DECK_SIZE, rank
 from .geometry import TABLEAU_SIZE
 from .rules import Rules
-from .state import DRAW, Move, Peaks, Table
+from .state import Peaks, Table
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,9 @@ class PlayerView(Peaks):
     """The stock from the next card to turn onwards: a card where the player has seen it there
     (drawn, then undone), else None."""
     waste_top: int | None
+    """The card on top of the waste; None while it is empty or shows the wild card."""
+    wild_held: bool
+    """The player still holds the wild card."""
     unseen: tuple[int, ...]
     """The cards never shown, in card-index order."""
 
@@ -50,9 +53,6 @@ class PlayerView(Peaks):
             and (top is None or fits(rank(top), rank(self.tableau[pos])))
         ]
 
-    def legal_moves(self) -> list[Move]:
-        return self.legal_takes() + ([DRAW] if self.stock else [])
-
 
 def known_ranks(cards) -> list[int]:
     """The rank of each card the player knows, 0 where the card is unknown (or gone)."""
@@ -70,6 +70,7 @@ def view_of(table: Table) -> PlayerView:
         tableau=tableau,
         stock=tuple(known[table.stock_next :]),
         waste_top=table.waste_top,
+        wild_held=table.wild_held,
         unseen=tuple(sorted(set(range(DECK_SIZE)) - seen_cards)),
     )
 

@@ -1,26 +1,33 @@
 """Exact full-information solver: from any position, find a winning line or prove there is none.
 
-A position is (removed tableau positions, deck index of the next stock card, waste rank). Every
-move removes a tableau card or spends a stock card, so positions never repeat.
+A position is (removed tableau positions, deck index of the next stock card, waste rank, whether
+the wild card is still held). Every move removes a tableau card, spends a stock card or spends
+the wild card, so positions never repeat.
 
 Stock dominance. A player at (removed, s, waste) can copy any line played from (removed, s + 1,
 waste): the same takes, with the first draw of that line made as two draws, after which both
 tables are identical. So having more stock left never hurts: a position lost at s is lost at every
 later s, and for each (removed, waste) only the earliest stock index matters.
 
+The wild card. Holding it never hurts either (a line that never lays it is open to its holder),
+and once laid it only matters to the next move: any card fits onto it, and a draw would bury it
+unused. So the solver lays it only as part of a wild take, the wild card and at once an uncovered
+card that does not fit the waste (one that fits needs no wild card). For each (removed, waste) it
+keeps the earliest stock index twice, with the wild card held and with it spent.
+
 The solve runs in up to three stages, each cheap enough to try before the next:
 
-1. A depth-first search that tries the takes that uncover the most cards first and draws last,
-   with a table that keeps, per (removed, waste), the earliest stock index proven lost. It finds
-   the line of most winnable deals within a few hundred positions and decides small positions
-   outright.
+1. A depth-first search that tries the takes that uncover the most cards first, then draws, then
+   wild takes, with a table that keeps, per (removed, waste, wild card held), the earliest stock
+   index proven lost. It finds the line of most winnable deals within a few hundred positions and
+   decides small positions outright.
 2. A beam sweep (the sweep below, keeping only the tables of each level that have spent the
    least stock) finds most of the wins the first stage missed. It never claims a loss.
 3. The full sweep decides the position exactly. Level by level (one level per card taken) it
-   computes every (removed, waste) the player can reach and the earliest stock index at which it
-   can be reached; by stock dominance that is all there is to know. A table has only 22,932
-   removed sets that can occur, so the sweep is bounded however hard the deal is. The position
-   is won exactly when the empty table is reached, and lost when a level comes up empty.
+   computes every (removed, waste, wild card held) the player can reach and the earliest stock
+   index at which it can be reached; by stock dominance that is all there is to know. A table has
+   only 22,932 removed sets that can occur, so the sweep is bounded however hard the deal is. The
+   position is won exactly when the empty table is reached, and lost when a level comes up empty.
 """
 
 import heapq
@@ -31,7 +38,7 @@ from dataclasses import dataclass
 from .cards import rank
 from .geometry import COVER_MASK, COVERS, FIRST_WASTE, TABLEAU_SIZE
 from .rules import NUM_RANKS, STANDARD, Rules
-from .state import ALL_REMOVED, DRAW, Move, Table
+from .state import ALL_REMOVED, DRAW, WILD, Move, Table
 
 DECK_END = 52
 NEVER = DECK_END + 1
@@ -42,6 +49,10 @@ EMPTY_WASTE = 0
 NO_RANK = NUM_RANKS + 1
 """A waste rank slot that is never reachable, to pad the ranks that fit A or K without wrap."""
 SLOTS = NUM_RANKS + 2
+"""Waste slots of one layer: with a wild card the sweep keeps a layer with it held (slots
+0..SLOTS-1) and one with it spent (SLOTS..2*SLOTS-1)."""
+WILD_HELD_BIT = 1 << TABLEAU_SIZE + 4
+"""In the depth-first table's keys, above the removed bits and the waste rank."""
 
 DEPTH_FIRST_NODES = 500
 """Positions the depth-first stage may visit before the sweeps take over."""
@@ -91,13 +102,19 @@ def solve(
     removed: int = 0,
     stock_next: int | None = None,
     waste_card=_DEAL,
+    wild_held: bool | None = None,
     max_nodes: int | None = None,
     budget_ms: float | None = None,
 ) -> Solution:
     """Solve the position given by the deal, the removed tableau bits, the deck index of the next
-    stock card and the waste top card (None: empty waste). Omitted, they are the deal's own.
-    max_nodes and budget_ms bound the work; when either runs out the result is "unknown"."""
+    stock card, the waste top card (None: an empty waste, or the wild card on it) and whether the
+    wild card is still held. Omitted, they are the deal's own. max_nodes and budget_ms bound the
+    work; when either runs out the result is "unknown"."""
     started = time.perf_counter()
+    if wild_held is None:
+        wild_held = rules.wild
+    elif wild_held and not rules.wild:
+        raise ValueError(f"the rules {rules.name!r} have no wild card")
     if stock_next is None:
         stock_next = FIRST_WASTE + 1 if rules.first_waste else FIRST_WASTE
     if waste_card is _DEAL:
@@ -106,7 +123,7 @@ def solve(
     deadline = None if budget_ms is None else started + budget_ms / 1000
     budget = _Budget(max_nodes, deadline)
     try:
-        line = _decide(_Deal(deck, rules), budget, (removed, stock_next, waste_rank))
+        line = _decide(_Deal(deck, rules), budget, (removed, stock_next, waste_rank, wild_held))
         result = "loss" if line is None else "win"
     except _OutOfBudget:
         result, line = "unknown", None
@@ -122,12 +139,14 @@ def solve_table(table: Table, **budget) -> Solution:
         removed=table.removed,
         stock_next=table.stock_next,
         waste_card=table.waste_top,
+        wild_held=table.wild_held,
         **budget,
     )
 
 
 def _decide(deal, budget, position):
-    """The winning line from (removed, stock_next, waste_rank), or None when it is lost."""
+    """The winning line from (removed, stock_next, waste_rank, wild_held), or None when it is
+    lost."""
     try:
         return _DepthFirst(deal, budget).solve(*position)
     except _GaveUp:
@@ -181,14 +200,23 @@ class _Deal:
         ]
         """fit_mask[r]: tableau positions whose card may go onto waste rank r (any if empty)."""
         self.reached_by_drawing = self._reached_by_drawing(ranks)
-        self.take_slots = [
-            (ranks[pos], *self.waste_slots[ranks[pos]]) for pos in range(TABLEAU_SIZE)
-        ]
+        take_slots = [(ranks[pos], *self.waste_slots[ranks[pos]]) for pos in range(TABLEAU_SIZE)]
+        self.layers = (
+            (take_slots, 0, SLOTS),
+            ([tuple(SLOTS + slot for slot in slots) for slots in take_slots], SLOTS, 2 * SLOTS),
+        )
+        """Per layer of the sweep (wild card held, then spent): for each position, the slot its
+        card lands in and the three slots it may be taken from, and the layer's slot range."""
         self.take_by_drawing = [
             [NEVER]
             + [min(row[slot] for slot in self.waste_slots[r]) for r in range(1, NUM_RANKS + 1)]
+            + [NEVER]
             for row in self.reached_by_drawing
         ]
+        """take_by_drawing[s][r]: the earliest stock index, drawing on from s, at which a card of
+        rank r fits the waste; repeated for the second layer's slots."""
+        for row in self.take_by_drawing:
+            row *= 2
 
     @staticmethod
     def _reached_by_drawing(ranks):
@@ -209,15 +237,16 @@ class _DepthFirst:
         self.budget = budget
         self.nodes_left = DEPTH_FIRST_NODES
         self.lost_from: dict[int, int] = {}
-        """(removed, waste rank) packed into one int -> earliest stock index proven lost."""
+        """(removed, waste rank, wild card held) packed into one int -> earliest stock index
+        proven lost."""
         self.line: list[Move] = []
 
-    def solve(self, removed, stock_next, waste_rank):
+    def solve(self, removed, stock_next, waste_rank, wild_held):
         """The winning line, or None if lost; _GaveUp past DEPTH_FIRST_NODES positions."""
-        won = self._search(removed, stock_next, waste_rank)
+        won = self._search(removed, stock_next, waste_rank, wild_held)
         return self.line[::-1] if won else None
 
-    def _search(self, removed, stock_next, waste_rank):
+    def _search(self, removed, stock_next, waste_rank, wild_held):
         """Whether the position is won; on a win, self.line holds the line in reverse."""
         self.budget.spend(1)
         self.nodes_left -= 1
@@ -225,23 +254,29 @@ class _DepthFirst:
             raise _GaveUp
         if removed == ALL_REMOVED:
             return True
-        key = removed | waste_rank << TABLEAU_SIZE
+        key = removed | waste_rank << TABLEAU_SIZE | (WILD_HELD_BIT if wild_held else 0)
         if stock_next >= self.lost_from.get(key, NEVER):
             return False
-        for move, child_removed, child_stock, child_rank in self._children(
-            removed, stock_next, waste_rank
+        # A position lost with the wild card held is lost without it too.
+        if not wild_held and stock_next >= self.lost_from.get(key | WILD_HELD_BIT, NEVER):
+            return False
+        for moves, child_removed, child_stock, child_rank, child_wild in self._children(
+            removed, stock_next, waste_rank, wild_held
         ):
-            if self._search(child_removed, child_stock, child_rank):
-                self.line.append(move)
+            if self._search(child_removed, child_stock, child_rank, child_wild):
+                self.line.extend(reversed(moves))
                 return True
         self.lost_from[key] = stock_next
         return False
 
-    def _children(self, removed, stock_next, waste_rank):
-        """Moves in the order worth trying: takes that uncover the most cards first, draw last."""
+    def _children(self, removed, stock_next, waste_rank, wild_held):
+        """Moves in the order worth trying: takes that uncover the most cards first, then the
+        draw, then wild takes (the same order among them)."""
         ranks = self.deal.ranks
+        fitting = self.deal.fit_mask[waste_rank]
         takes = []
-        candidates = self.deal.fit_mask[waste_rank] & ~removed
+        wild_takes = []
+        candidates = (ALL_REMOVED if wild_held else fitting) & ~removed
         while candidates:
             low = candidates & -candidates
             candidates ^= low
@@ -252,11 +287,15 @@ class _DepthFirst:
             uncovered = sum(
                 1 for upper in COVERS[pos] if COVER_MASK[upper] & after == COVER_MASK[upper]
             )
-            takes.append((-uncovered, pos, after))
+            (takes if fitting & low else wild_takes).append((-uncovered, pos, after))
         takes.sort()
-        children = [(pos, after, stock_next, ranks[pos]) for _, pos, after in takes]
+        wild_takes.sort()
+        children = [((pos,), after, stock_next, ranks[pos], wild_held) for _, pos, after in takes]
         if stock_next < DECK_END:
-            children.append((DRAW, removed, stock_next + 1, ranks[stock_next]))
+            children.append(((DRAW,), removed, stock_next + 1, ranks[stock_next], wild_held))
+        children.extend(
+            ((WILD, pos), after, stock_next, ranks[pos], False) for _, pos, after in wild_takes
+        )
         return children
 
 
@@ -264,38 +303,67 @@ class _GaveUp(Exception):
     """The depth-first stage reached its own limit without deciding the position."""
 
 
-def _sweep(deal: _Deal, budget: _Budget, removed, stock_next, waste_rank, beam_width=None):
+def _sweep(
+    deal: _Deal, budget: _Budget, removed, stock_next, waste_rank, wild_held, beam_width=None
+):
     """The winning line, or None: the position is lost, or with a beam_width the narrowed
     sweep did not find a win.
 
     levels[k] maps each table reachable with k more cards taken to its earliest stock indices,
-    one slot per waste rank (NEVER where that waste rank cannot be had). A beam keeps only the
-    beam_width tables of each level that have spent the least stock."""
-    start = [NEVER] * SLOTS
+    one slot per waste rank (NEVER where that waste rank cannot be had), in one layer, or in two
+    while the wild card is held (held, then spent). A beam keeps only the beam_width tables of
+    each level that have spent the least stock."""
+    layers = deal.layers if wild_held else deal.layers[:1]
+    width = SLOTS * len(layers)
+    start = [NEVER] * width
     start[waste_rank] = stock_next
     levels = [{removed: start}]
-    take_slots, take_by_drawing = deal.take_slots, deal.take_by_drawing
+    take_by_drawing = deal.take_by_drawing
+    ranks = deal.ranks
     while levels[-1] and ALL_REMOVED not in levels[-1]:
         level = levels[-1]
         budget.spend(len(level))
         following: dict[int, list[int]] = {}
         for table, earliest in level.items():
-            # From the table's earliest position the player may draw on to any later stock
-            # card and take onto that; by_drawing[rank] is the earliest that allows a rank.
-            by_drawing = take_by_drawing[min(earliest)]
-            for pos in _exposed_cache.get(table) or _exposed(table):
-                card_rank, slot_a, slot_b, slot_c = take_slots[pos]
-                reached = min(
-                    earliest[slot_a], earliest[slot_b], earliest[slot_c], by_drawing[card_rank]
-                )
-                if reached == NEVER:
+            exposed = _exposed_cache.get(table) or _exposed(table)
+            # With the wild card spent, a position no earlier than the held layer's earliest
+            # is worth nothing: a wild take from there reaches whatever it would, as early.
+            held_first = NEVER
+            for take_slots, low, high in layers:
+                # From the layer's earliest position the player may draw on to any later stock
+                # card and take onto that; by_drawing[slot] is the earliest that allows a rank.
+                first = min(earliest[low:high])
+                if first >= held_first:
                     continue
-                after = table | 1 << pos
-                slots = following.get(after)
-                if slots is None:
-                    slots = following[after] = [NEVER] * SLOTS
-                if reached < slots[card_rank]:
-                    slots[card_rank] = reached
+                by_drawing = take_by_drawing[first]
+                for pos in exposed:
+                    slot, slot_a, slot_b, slot_c = take_slots[pos]
+                    reached = min(
+                        earliest[slot_a], earliest[slot_b], earliest[slot_c], by_drawing[slot]
+                    )
+                    if reached >= held_first:
+                        continue
+                    after = table | 1 << pos
+                    slots = following.get(after)
+                    if slots is None:
+                        slots = following[after] = [NEVER] * width
+                    if reached < slots[slot]:
+                        slots[slot] = reached
+                if not low:
+                    held_first = first
+            if wild_held and held_first != NEVER:
+                # A wild take, from the held layer's earliest position, of any uncovered card
+                # (none needed where the card could be taken there with the wild card kept).
+                for pos in exposed:
+                    after = table | 1 << pos
+                    slots = following.get(after)
+                    if slots is None:
+                        slots = following[after] = [NEVER] * width
+                    elif slots[ranks[pos]] <= held_first:
+                        continue
+                    slot = SLOTS + ranks[pos]
+                    if held_first < slots[slot]:
+                        slots[slot] = held_first
         if beam_width is not None and len(following) > beam_width:
             following = dict(heapq.nsmallest(beam_width, following.items(), key=_stock_spent))
         levels.append(following)
@@ -312,25 +380,31 @@ def _line_back(deal: _Deal, levels):
     """Walk the sweep's levels back from the empty table to the start, collecting the moves."""
     earliest = levels[-1][ALL_REMOVED]
     stock_index = min(earliest)
-    waste_rank = earliest.index(stock_index)
+    slot = earliest.index(stock_index)
     table = ALL_REMOVED
     line: list[Move] = []
     for depth in range(len(levels) - 1, 0, -1):
-        pos, table, slot = _last_take(deal, levels[depth - 1], table, stock_index, waste_rank)
+        pos, table, slot, wild_take = _last_take(deal, levels[depth - 1], table, stock_index, slot)
         line.append(pos)
         before_earliest = levels[depth - 1][table]
-        if before_earliest[slot] != stock_index:
-            # That waste rank came from drawing on from the table's earliest position.
-            first = min(before_earliest)
+        if wild_take:
+            line.append(WILD)
+        elif before_earliest[slot] != stock_index:
+            # That waste rank came from drawing on from the layer's earliest position.
+            low = slot - slot % SLOTS
+            layer = before_earliest[low : low + SLOTS]
+            first = min(layer)
             line.extend([DRAW] * (stock_index - first))
-            stock_index, slot = first, before_earliest.index(first)
-        waste_rank = slot
+            stock_index, slot = first, low + layer.index(first)
     return line[::-1]
 
 
-def _last_take(deal: _Deal, level_before, table, stock_index, waste_rank):
-    """The take that led to (table, stock_index, waste_rank) from the level before: the card on
-    the waste, the table before it and the waste slot it was taken onto at that stock index."""
+def _last_take(deal: _Deal, level_before, table, stock_index, slot):
+    """The take that led to (table, stock_index, slot) from the level before: the card on the
+    waste, the table before it, the slot it was taken from at that stock index and whether it
+    was a wild take."""
+    low = slot - slot % SLOTS
+    waste_rank = slot - low
     for pos in range(TABLEAU_SIZE):
         before = table & ~(1 << pos)
         if deal.ranks[pos] != waste_rank or before == table or before not in level_before:
@@ -338,8 +412,12 @@ def _last_take(deal: _Deal, level_before, table, stock_index, waste_rank):
         if COVER_MASK[pos] & before != COVER_MASK[pos]:
             continue
         earliest = level_before[before]
-        with_draws = list(map(min, earliest, deal.reached_by_drawing[min(earliest)]))
-        for slot in deal.waste_slots[waste_rank]:
-            if with_draws[slot] == stock_index:
-                return pos, before, slot
+        layer = earliest[low : low + SLOTS]
+        if min(layer) != NEVER:
+            with_draws = list(map(min, layer, deal.reached_by_drawing[min(layer)]))
+            for taken_from in deal.waste_slots[waste_rank]:
+                if with_draws[taken_from] == stock_index:
+                    return pos, before, low + taken_from, False
+        if low and min(earliest[:SLOTS]) == stock_index:
+            return pos, before, earliest.index(stock_index), True
     raise AssertionError("the sweep recorded a position it cannot explain")

@@ -1,4 +1,5 @@
-"""A TriPeaks game in play: take, draw and unlimited undo, with knowledge that never goes back."""
+"""A TriPeaks game in play: take, draw, the wild card and unlimited undo, with knowledge that never
+goes back."""
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -13,12 +14,15 @@ STILL_FACE_DOWN = "that card is still face down"
 STOCK_EMPTY = "no cards left to turn"
 ALREADY_TAKEN = "that card is no longer on the table"
 NOTHING_TO_UNDO = "nothing to undo"
+NO_WILD_CARD = "these rules have no wild card"
+WILD_ALREADY_PLAYED = "the wild card has already been played"
 
 DRAW = "draw"
+WILD = "wild"
 UNDO = "undo"
 
 Move = int | str
-"""A tableau position 0-27 (take that card) or "draw"."""
+"""A tableau position 0-27 (take that card), "draw", or "wild" (lay the wild card)."""
 
 ALL_REMOVED = (1 << TABLEAU_SIZE) - 1
 
@@ -41,6 +45,8 @@ class Peaks:
 
     removed: int
     rules: Rules
+    wild_held: bool
+    """The player still holds the wild card (only under rules with one)."""
 
     @property
     def won(self) -> bool:
@@ -48,7 +54,9 @@ class Peaks:
 
     @property
     def dead_end(self) -> bool:
-        return not self.won and self.stock_count == 0 and not self.legal_takes()
+        return (
+            not self.won and not self.stock_count and not self.wild_held and not self.legal_takes()
+        )
 
     @property
     def over(self) -> bool:
@@ -63,6 +71,14 @@ class Peaks:
     def is_face_up(self, pos: int) -> bool:
         return not self.is_removed(pos) and (self.rules.open_peaks or self.is_uncovered(pos))
 
+    def legal_moves(self) -> list[Move]:
+        """Every move the rules allow now: takes, then drawing, then laying the wild card."""
+        return [
+            *self.legal_takes(),
+            *([DRAW] if self.stock_count else []),
+            *([WILD] if self.wild_held else []),
+        ]
+
 
 class Table(Peaks):
     def __init__(self, deck: Sequence[int], rules: Rules = STANDARD):
@@ -74,7 +90,9 @@ class Table(Peaks):
         """Bit p set: tableau position p has been taken."""
         self.stock_next = FIRST_WASTE
         """Deck position of the next card to turn; the stock is deck[stock_next:]."""
-        self.waste: list[int] = []
+        self.waste: list[int | None] = []
+        """Cards laid on the waste, bottom first; None stands for the wild card."""
+        self.wild_held = rules.wild
         self.run = 0
         self.longest_run = 0
         self._history: list[_Played] = []
@@ -101,6 +119,8 @@ class Table(Peaks):
             return self.draw()
         if action == UNDO:
             return self.undo()
+        if action == WILD:
+            return self.play_wild()
         if isinstance(action, int) and not isinstance(action, bool):
             return self.take(action)
         raise ValueError(f"unknown action {action!r}")
@@ -113,7 +133,13 @@ class Table(Peaks):
 
     @property
     def waste_top(self) -> int | None:
+        """The card on top of the waste; None while the waste is empty or the wild card is on
+        top, and then any card fits onto it."""
         return self.waste[-1] if self.waste else None
+
+    @property
+    def wild_on_waste(self) -> bool:
+        return bool(self.waste) and self.waste[-1] is None
 
     @property
     def stock_count(self) -> int:
@@ -169,6 +195,17 @@ class Table(Peaks):
         self.run = 0
         return None
 
+    def play_wild(self) -> str | None:
+        """Lay the wild card on the waste: it neither scores nor ends the run."""
+        if not self.rules.wild:
+            return NO_WILD_CARD
+        if not self.wild_held:
+            return WILD_ALREADY_PLAYED
+        self._history.append(_Played(WILD, self.run, self.longest_run))
+        self.waste.append(None)
+        self.wild_held = False
+        return None
+
     def undo(self) -> str | None:
         if not self._history:
             return NOTHING_TO_UNDO
@@ -176,6 +213,8 @@ class Table(Peaks):
         self.waste.pop()
         if played.move == DRAW:
             self.stock_next -= 1
+        elif played.move == WILD:
+            self.wild_held = True
         else:
             self.removed &= ~(1 << played.move)
         self.run = played.run_before
