@@ -253,15 +253,16 @@ postgres_only = pytest.mark.skipif(
 
 @postgres_only
 @pytest.mark.django_db(transaction=True)
-def test_a_tap_after_the_database_dropped_the_connection_is_answered(stored):
+def test_a_tap_after_the_database_dropped_the_connection_is_answered():
     """As after a database restart: the next request finds the kept connection gone (Django's
     CONN_HEALTH_CHECKS), connects again and answers."""
+    game = play.open_table(OWNER).row
     connection.ensure_connection()
     dropped = connection.connection.info.backend_pid
     with psycopg.connect(**connection.get_connection_params()) as other:
         other.execute("SELECT pg_terminate_backend(%s)", [dropped])
     close_old_connections()  # a new request begins
 
-    answer = play.move(OWNER, stored.pk, None, "draw")
+    answer = play.move(OWNER, game.pk, None, "draw")
 
     assert not answer.message and connection.connection.info.backend_pid != dropped
