@@ -204,6 +204,7 @@ class Action(models.Model):
     class Kind(models.TextChoices):
         TAKE = "take"
         DRAW = "draw"
+        WILD = "wild", "wild card"
         UNDO = "undo"
         HINT = "hint"
         NEW = "new", "new deal"

@@ -15,6 +15,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from django.conf import settings
 from django.core.cache import cache
@@ -29,9 +30,10 @@ from game.engine.cards import card_label
 from game.engine.deck import MAX_DEAL_NUMBER, DeckError
 from game.engine.hint import Hint, recommend
 from game.engine.knowledge import view_of
+from game.engine.rules import Rules
 from game.engine.scoring import START as SCORE_AT_DEAL
 from game.engine.scoring import hand_score, steps
-from game.engine.state import DRAW, UNDO, Move, Table
+from game.engine.state import DRAW, UNDO, WILD, Move, Table
 from game.hint_search import GRACE_S, QUICK, search
 from game.models import Action, Analysis, Deal, Game
 from game.owners import Owner
@@ -102,10 +104,16 @@ def current_game(owner: Owner) -> Game | None:
 
 
 def table_of(row: Game) -> Table:
-    """The table from the deal and the moves in play, with everything the player has seen."""
-    table = Table.replay(row.deal.cards, row.moves)
+    """The table from the deal and the moves in play under the game's rules, with everything the
+    player has seen."""
+    table = Table.replay(row.deal.cards, row.moves, rules_named(row.rules))
     table.seen |= set(row.seen)
     return table
+
+
+@lru_cache(maxsize=64)
+def rules_named(name: str) -> Rules:
+    return Rules.from_name(name)
 
 
 def deal_from_text(text: str) -> Deal:
@@ -373,7 +381,7 @@ def _make_move(
         outcome.news = "Move undone."
     else:
         row.move_count += 1
-        entries.append((Kind.DRAW, None) if action == DRAW else (Kind.TAKE, action))
+        entries.append((Kind.TAKE, action) if isinstance(action, int) else (action, None))
         outcome.news = _news(table, action, run_before)
         if action == DRAW:
             outcome.run_reset = run_before
@@ -520,7 +528,9 @@ def _kind_of(action: Move) -> str:
 
 
 def _news(table: Table, action: Move, run_before: int) -> str:
-    """The live region's sentence after a take or draw."""
+    """The live region's sentence after a take, a draw or the wild card."""
+    if action == WILD:
+        return "Laid the wild card on the waste: any card fits onto it."
     top = card_label(table.waste_top)
     if action == DRAW:
         reset = f" Run reset from {run_before} to 0." if run_before else ""

@@ -1,7 +1,7 @@
 from django.urls import path, register_converter
 
 from game import views
-from game.engine.state import DRAW, UNDO
+from game.engine.state import DRAW, UNDO, WILD
 
 
 class GameId:
@@ -23,6 +23,7 @@ urlpatterns = [
     path("game/<game:game_id>/take", views.take, name="take"),
     path("game/<game:game_id>/draw", views.move, {"action": DRAW}, name="draw"),
     path("game/<game:game_id>/undo", views.move, {"action": UNDO}, name="undo"),
+    path("game/<game:game_id>/wild", views.move, {"action": WILD}, name="wild"),
     path("game/<game:game_id>/hint", views.hint, name="hint"),
     path("game/<game:game_id>/new", views.leave, {"replay": False}, name="new"),
     path("game/<game:game_id>/replay", views.leave, {"replay": True}, name="replay"),

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 from game import display, play, review
 from game.engine.deck import DeckError
 from game.engine.geometry import TABLEAU_SIZE
+from game.engine.rules import Rules, RulesError
 from game.engine.scoring import ScoringError, system_named
 from game.owners import Owner
 
@@ -68,7 +69,7 @@ def take(request, game_id):
 
 @game_action
 def move(request, game_id, action):
-    """Draw or undo (`action`, from the URL)."""
+    """Draw, undo or lay the wild card (`action`, from the URL)."""
     outcome = play.move(Owner.of(request), game_id, version_of(request), action)
     return answer(request, outcome, game_id)
 
@@ -94,10 +95,11 @@ def deal(request, game_id):
     version = version_of(request)
     try:
         chosen = play.deal_from_text(typed)
+        rules = Rules.from_name(request.POST["rules"]).name if "rules" in request.POST else None
         scoring = system_named(request.POST["scoring"]) if "scoring" in request.POST else None
-    except (DeckError, ScoringError) as error:
+    except (DeckError, RulesError, ScoringError) as error:
         raise BadInput(f"That deal cannot be started: {error}.", typed) from None
-    outcome = play.start_deal(Owner.of(request), game_id, version, chosen, None, scoring)
+    outcome = play.start_deal(Owner.of(request), game_id, version, chosen, rules, scoring)
     return answer(request, outcome, game_id, typed=typed)
 
 
