@@ -21,7 +21,7 @@ from .knowledge import PlayerView, known_deck, known_ranks, view_of
 from .policy import Fits, Tableau, digging_policy, fits_table, play_out, policy_move
 from .rules import STANDARD
 from .solver import solve
-from .state import DRAW, Move, Table
+from .state import DRAW, WILD, Move, Table
 
 UNSOLVABLE = "unsolvable"
 
@@ -70,6 +70,7 @@ def recommend(
             removed=view.removed,
             stock_next=DECK_SIZE - view.stock_count,
             waste_card=view.waste_top,
+            wild_held=view.wild_held,
             max_nodes=nodes,
             budget_ms=budget_ms,
         )
@@ -123,8 +124,8 @@ def _best_by_rollouts(view: PlayerView, seed: int, max_nodes: int, deadline: flo
     fallback = policy_move(view, ROLLOUT_POLICY)
 
     fits = fits_table(view.rules)
-    # A playout makes at most one move per card standing and per stock card.
-    round_cost = len(moves) * (28 - view.removed.bit_count() + view.stock_count)
+    # A playout makes at most one move per card standing, per stock card and for the wild card.
+    round_cost = len(moves) * (28 - view.removed.bit_count() + view.stock_count + view.wild_held)
     samples = _sampler(view, random.Random(seed), fits)
     wins = dict.fromkeys(moves, 0)
     cleared = dict.fromkeys(moves, 0)
@@ -136,18 +137,7 @@ def _best_by_rollouts(view: PlayerView, seed: int, max_nodes: int, deadline: flo
             break
         table = next(samples)
         for move in moves:
-            if move == DRAW:
-                result, played = play_out(
-                    table.tableau, view.removed, table.stock[0], table.stock[1:], ROLLOUT_POLICY
-                )
-            else:
-                result, played = play_out(
-                    table.tableau,
-                    view.removed | 1 << move,
-                    table.tableau.ranks[move],
-                    table.stock,
-                    ROLLOUT_POLICY,
-                )
+            result, played = _play_out_after(view, table, move)
             wins[move] += result == 28
             cleared[move] += result
             spent += played + 1
@@ -155,19 +145,52 @@ def _best_by_rollouts(view: PlayerView, seed: int, max_nodes: int, deadline: flo
     if not rounds:
         return Hint(fallback, None, f"{_describe(view, fallback)}: a quick suggestion.")
 
-    def score(move: Move) -> tuple[float, bool, bool]:
-        # Ties go to the policy's own choice, then to taking rather than drawing.
+    def score(move: Move) -> tuple[float, bool, bool, bool]:
+        # Ties go to the policy's own choice, then to keeping the wild card, then to taking
+        # rather than drawing.
         value = wins[move] + CLEARED_WEIGHT * cleared[move] / 28
-        return value, move == fallback, move != DRAW
+        return value, move == fallback, move != WILD, move != DRAW
 
     best = max(moves, key=score)
     if view.fully_known:
         return Hint(best, None, f"{_describe(view, best)}: the best line found so far.")
-    return Hint(
-        best,
-        None,
-        f"{_describe(view, best)}: it cleared the table in {wins[best]} of {rounds} sampled deals.",
-    )
+    return Hint(best, None, f"{_describe(view, best)}: {_how_often(wins[best], rounds)}")
+
+
+def _play_out_after(view: PlayerView, table: _SampledTable, move: Move) -> tuple[int, int]:
+    """Play `move` on a sampled deal, then the rollout policy to the end: (cleared, moves played
+    after `move`)."""
+    tableau, stock, wild_held = table.tableau, table.stock, view.wild_held
+    if move == DRAW:
+        result, played = play_out(
+            tableau, view.removed, stock[0], stock[1:], ROLLOUT_POLICY, wild_held
+        )
+    elif move == WILD:
+        result, played = play_out(tableau, view.removed, 0, stock, ROLLOUT_POLICY)
+    else:
+        removed = view.removed | 1 << move
+        result, played = play_out(
+            tableau, removed, tableau.ranks[move], stock, ROLLOUT_POLICY, wild_held
+        )
+    return result, played
+
+
+def _how_often(wins: int, rounds: int) -> str:
+    """How often a move cleared the table on the sampled deals, in words."""
+    share = wins / rounds
+    if not wins:
+        return "no line cleared the table from here, and it clears the most cards."
+    if share > 0.8:
+        often = "almost all"
+    elif share > 0.6:
+        often = "most"
+    elif share > 0.4:
+        often = "about half"
+    elif share > 0.15:
+        often = "some"
+    else:
+        often = "a few"
+    return f"it cleared the table in {often} of the deals that fit the cards you have seen."
 
 
 def play_by_hints(deck, rules=STANDARD, **options) -> tuple[Table, list[float]]:
@@ -186,10 +209,15 @@ def play_by_hints(deck, rules=STANDARD, **options) -> tuple[Table, list[float]]:
 def _forced_reason(view: PlayerView, move: Move) -> str:
     if move == DRAW:
         return "Nothing fits the waste card: draw."
+    if move == WILD:
+        return "Nothing fits and the stock is empty: lay the wild card, any card fits onto it."
     return f"{_describe(view, move)}: it is the only move."
 
 
 def _describe(view: PlayerView, move: Move) -> str:
+    """The move in words; a draw while the wild card could be laid instead says to keep it."""
+    if move == WILD:
+        return "Lay the wild card"
     if move == DRAW:
-        return "Draw from the stock"
+        return "Draw from the stock" + (" and keep the wild card for now" if view.wild_held else "")
     return f"Take the {card_label(view.tableau[move])}"

@@ -6,7 +6,11 @@ player's view and plays out sampled deals inside the hint engine.
 
 Positions here are reduced to what play depends on, for speed: the rank (1-13) at each tableau
 position, a bitmask of taken positions, a bitmask of exposed ones, the waste rank (0 while the
-waste is empty) and the stock as a sequence of ranks.
+waste is empty or shows the wild card: any card fits either way), the stock as a sequence of
+ranks and whether the wild card is still held.
+
+The policies keep the wild card to the last: they lay it only when nothing fits and the stock is
+spent, when it is the one move left. Whether laying it sooner pays is the hint's to judge.
 """
 
 from collections.abc import Callable, Sequence
@@ -16,7 +20,7 @@ from .cards import rank
 from .geometry import COVER_MASK, COVERS, ROW_OF, TABLEAU_SIZE
 from .knowledge import PlayerView, known_ranks
 from .rules import NUM_RANKS, Rules
-from .state import ALL_REMOVED, DRAW, Move
+from .state import ALL_REMOVED, DRAW, WILD, Move
 
 RANKS = range(1, NUM_RANKS + 1)
 BITS = tuple(1 << pos for pos in range(TABLEAU_SIZE))
@@ -94,7 +98,12 @@ def digging_policy(candidates: int, exposed: int, removed: int, tableau: Tableau
 
 
 def play_out(
-    tableau: Tableau, removed: int, waste: int, stock: Sequence[int], policy: Policy
+    tableau: Tableau,
+    removed: int,
+    waste: int,
+    stock: Sequence[int],
+    policy: Policy,
+    wild_held: bool = False,
 ) -> tuple[int, int]:
     """Play a full-information deal to its end with a no-peek policy.
     Returns (cards cleared from the tableau, moves played)."""
@@ -104,6 +113,7 @@ def play_out(
     cleared_before = removed.bit_count()
     stock_size = len(stock)
     next_card = 0
+    wild_laid = 0
     while removed != ALL_REMOVED:
         candidates = exposed & fit_masks[waste]
         if candidates:
@@ -122,10 +132,14 @@ def play_out(
         elif next_card < stock_size:
             waste = stock[next_card]
             next_card += 1
+        elif wild_held:
+            waste = 0
+            wild_held = False
+            wild_laid = 1
         else:
             break
     cleared = removed.bit_count()
-    return cleared, cleared - cleared_before + next_card
+    return cleared, cleared - cleared_before + next_card + wild_laid
 
 
 def policy_move(view: PlayerView, policy: Policy) -> Move | None:
@@ -136,4 +150,6 @@ def policy_move(view: PlayerView, policy: Policy) -> Move | None:
     waste = 0 if view.waste_top is None else rank(view.waste_top)
     exposed = exposed_mask(view.removed)
     candidates = exposed & tableau.fit_masks[waste]
-    return policy(candidates, exposed, view.removed, tableau) if candidates else DRAW
+    if candidates:
+        return policy(candidates, exposed, view.removed, tableau)
+    return DRAW if view.stock_count else WILD
