@@ -9,11 +9,7 @@ urlpatterns = [
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("signup/", views.signup, name="signup"),
-    path(
-        "password_change/",
-        auth_views.PasswordChangeView.as_view(template_name="accounts/password_change.html"),
-        name="password_change",
-    ),
+    path("password_change/", views.PasswordChangeView.as_view(), name="password_change"),
     path(
         "password_change/done/",
         auth_views.PasswordChangeDoneView.as_view(

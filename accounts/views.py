@@ -1,26 +1,40 @@
-"""Account pages in the site's own look: log in, sign up, choose a deal, My games.
+"""Account pages in the site's own look: log in, sign up, change password, choose a deal, My
+games.
 
-Log out and password change are Django's own views with our templates (see accounts/urls.py).
+Log out is Django's own view. Logging in, signing up and changing a password are limited per
+client address, and every password checked counts toward the lockout (tripeaks_site/limits.py).
 """
 
 from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import UserCreationForm, UsernameField
+from django.contrib.auth.signals import user_login_failed
 from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
+from django.utils.decorators import method_decorator
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import claim, records
 from game import play
 from game.owners import Owner
+from tripeaks_site import limits
 
 GAMES_PER_PAGE = 25
 
 
+@method_decorator(limits.per_address("login"), name="post")
 class LoginView(auth_views.LoginView):
     template_name = "accounts/login.html"
     redirect_authenticated_user = True
+
+    def post(self, request, *args, **kwargs):
+        # The name as the form reads it, so that every spelling of one name shares its count.
+        username = UsernameField().to_python(request.POST.get("username"))
+        with limits.password_attempt(request, username) as allowed:
+            if not allowed:
+                return locked_out(request)
+            return super().post(request, *args, **kwargs)
 
     def form_valid(self, form):
         if claim.log_in(self.request, form.get_user()):
@@ -29,6 +43,7 @@ class LoginView(auth_views.LoginView):
 
 
 @require_http_methods(["GET", "POST"])
+@limits.per_address("signup")
 def signup(request):
     if request.user.is_authenticated:
         return redirect("table")
@@ -38,6 +53,27 @@ def signup(request):
         claim.log_in(request, form.save())
         return redirect("table")
     return render(request, "accounts/signup.html", {"form": form})
+
+
+@method_decorator(limits.per_address("password_change"), name="post")
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's password change, where a wrong old password is a wrong password as at login."""
+
+    template_name = "accounts/password_change.html"
+
+    def post(self, request, *args, **kwargs):
+        with limits.password_attempt(request, request.user.get_username()) as allowed:
+            if not allowed:
+                return locked_out(request)
+            return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form):
+        if form.has_error("old_password", "password_incorrect"):
+            # Recorded by axes as a failed login for this user name from this address; at the
+            # limit, axes answers with the lockout page instead of the form.
+            credentials = {"username": self.request.user.get_username()}
+            user_login_failed.send(__name__, credentials=credentials, request=self.request)
+        return super().form_invalid(form)
 
 
 @require_GET
@@ -85,3 +121,8 @@ def locked_out(request, original_response=None, credentials=None):
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
     context = {"minutes": minutes, "failure_limit": settings.AXES_FAILURE_LIMIT}
     return render(request, "accounts/locked_out.html", context, status=429)
+
+
+def throttled(request, exception=None):
+    """django-ratelimit's answer (RATELIMIT_VIEW) to a client address past its rate."""
+    return render(request, "accounts/throttled.html", status=429)

@@ -92,6 +92,8 @@ MIDDLEWARE = [
     # Last, so it sees a view's database or Redis error first and answers 503 instead of a 500.
     "tripeaks_site.outage.OutageMiddleware",
 ]
+    # Answers a client address past its rate (tripeaks_site/limits.py) with our 429 page.
+    "django_ratelimit.middleware.RatelimitMiddleware",
 
 # Only our own files: no inline scripts or style attributes, no eval (htmx runs with allowEval off).
 SECURE_CSP = {
@@ -188,6 +190,20 @@ AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
+AXES_CLIENT_IP_CALLABLE = "tripeaks_site.limits.client_address"
+
+# How many proxies of the site's own stand in front of gunicorn. With none, a client's address is
+# its connection's; behind them, the one the outermost saw, read from X-Forwarded-For. Count
+# only proxies that always append to that header, else clients could name any address they like.
+TRIPEAKS_TRUSTED_PROXIES = int(os.environ.get("TRIPEAKS_TRUSTED_PROXIES", "0"))
+
+# Posts per client address (tripeaks_site/limits.py), counted in the cache by django-ratelimit
+# and answered with a 429 page past the rate. While Redis is away nothing can be counted: the
+# posts go through (RATELIMIT_FAIL_OPEN) rather than all being refused.
+TRIPEAKS_ADDRESS_RATES = {"login": "20/m", "signup": "10/h", "password_change": "20/h"}
+RATELIMIT_IP_META_KEY = "tripeaks_site.limits.client_address"
+RATELIMIT_VIEW = "accounts.views.throttled"
+RATELIMIT_FAIL_OPEN = True
 USE_I18N = True
 USE_TZ = True
 

@@ -3,6 +3,7 @@ axes and the claim run) and play by posting the table's forms."""
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.test import Client
 
 from game import play
@@ -41,6 +42,13 @@ def start(client: Client, game: Game, deal: str) -> Game:
     """Start a deal (a number or a deck code) from the table's deal form; the new game."""
     assert act(client, game, "deal", deal=deal).status_code == 200
     return Game.objects.latest("pk")
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Each test starts uncounted: the limits per address count in the cache, which outlives a
+    test's rolled-back database."""
+    cache.clear()
 
 
 @pytest.fixture(autouse=True)
