@@ -87,13 +87,16 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # Before anything reads a request's body (each __call__ here runs before any view, and the
+    # CSRF check reads forms in its process_view); after the CSP so that its pages get the header.
+    "tripeaks_site.request_bodies.RequestBodyMiddleware",
     # After the auth middleware: answers a locked-out login with our lockout page.
     "axes.middleware.AxesMiddleware",
+    # Answers a client address past its rate (tripeaks_site/limits.py) with our 429 page.
+    "django_ratelimit.middleware.RatelimitMiddleware",
     # Last, so it sees a view's database or Redis error first and answers 503 instead of a 500.
     "tripeaks_site.outage.OutageMiddleware",
 ]
-    # Answers a client address past its rate (tripeaks_site/limits.py) with our 429 page.
-    "django_ratelimit.middleware.RatelimitMiddleware",
 
 # Only our own files: no inline scripts or style attributes, no eval (htmx runs with allowEval off).
 SECURE_CSP = {
@@ -187,9 +190,6 @@ AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
-
-LANGUAGE_CODE = "en-us"
-TIME_ZONE = "UTC"
 AXES_CLIENT_IP_CALLABLE = "tripeaks_site.limits.client_address"
 
 # How many proxies of the site's own stand in front of gunicorn. With none, a client's address is
@@ -204,6 +204,9 @@ TRIPEAKS_ADDRESS_RATES = {"login": "20/m", "signup": "10/h", "password_change": 
 RATELIMIT_IP_META_KEY = "tripeaks_site.limits.client_address"
 RATELIMIT_VIEW = "accounts.views.throttled"
 RATELIMIT_FAIL_OPEN = True
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
@@ -221,6 +224,11 @@ STORAGES = {
 }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The site takes no files and its forms are a few short fields: a larger body is refused unread
+# (tripeaks_site/request_bodies.py), and so is any file part.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
+DATA_UPLOAD_MAX_NUMBER_FILES = 0
 
 # In production, warnings and errors (a server error's traceback above all) go to stderr, where
 # gunicorn and the process manager collect them. Django's own default sends a server error only

@@ -11,7 +11,8 @@ class DealNumberSearch:
 
     def get_search_results(self, request, queryset, search_term):
         term = search_term.strip()
-        if term.isdigit():
+        # ASCII digits only: str.isdigit also takes "²" and the like, which int() refuses.
+        if term.isascii() and term.isdigit():
             number = int(term)
             if number > MAX_DEAL_NUMBER:
                 return queryset.none(), False
