@@ -75,6 +75,23 @@ RETURNING id, number
 """
 
 
+class Verdict(models.Model):
+    """The exact solver's verdict on a deal under one rule set, worked out once (game.verdicts)."""
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="verdicts")
+    rules = models.CharField(max_length=40)
+    result = models.CharField(max_length=10, choices=Deal.Verdict.choices)
+    nodes = models.PositiveIntegerField(help_text="Positions the solver searched for it.")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["deal", "rules"], name="one_verdict_per_rule_set")
+        ]
+
+    def __str__(self):
+        return f"{self.deal} under {self.rules}: {self.result}"
+
+
 class Game(models.Model):
     """One player's play of one deal."""
 

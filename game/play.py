@@ -12,14 +12,16 @@ A player's current game, the one `/` shows, is the one that became their table l
 """
 
 import secrets
+import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, date, datetime
 from functools import lru_cache
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.http import Http404
 from django.utils import timezone
@@ -27,6 +29,7 @@ from django.utils import timezone
 from game import rows
 from game.engine.analysis import analyse
 from game.engine.cards import card_label
+from game.engine.daily import candidates as daily_candidates
 from game.engine.deck import MAX_DEAL_NUMBER, DeckError
 from game.engine.hint import Hint, recommend
 from game.engine.knowledge import view_of
@@ -37,6 +40,7 @@ from game.engine.state import DRAW, UNDO, WILD, Move, Table
 from game.hint_search import GRACE_S, QUICK, search
 from game.models import Action, Analysis, Deal, Game
 from game.owners import Owner
+from game.verdicts import is_winnable
 
 Status = Game.Status
 Kind = Action.Kind
@@ -50,6 +54,8 @@ pauses between its moves from making its time up: each pause it posts costs it a
 ANALYSIS_SOLVE_BUDGET_MS = 2_000
 """How long each of an analysis's solves may take: the exact solver decides nearly every position
 well within it (bench/README.md)."""
+DAILY_KEPT_S = 2 * 24 * 3600
+"""How long the daily deal chosen for a day is remembered in the cache."""
 HINT_KEPT_S = 60
 """How long a hint's answer is kept for other requests asking for the same table at once."""
 HINT_POLL_S = 0.02
@@ -58,7 +64,6 @@ HINT_POLL_S = 0.02
 STALE = "The table had changed before that tap arrived; this is how it stands now."
 DEAL_WON = "This deal is won: start a new deal or replay it."
 NOT_YOURS = "There is no such game among yours."
-NO_DEAL = "nothing was typed: type a deal number or a deck code"
 NO_UNDO_WHEN_SCORED = "Undo is off in scored play, so that a score cannot be bought back."
 STANDARD_RULES = "standard"
 
@@ -116,11 +121,14 @@ def rules_named(name: str) -> Rules:
     return Rules.from_name(name)
 
 
-def deal_from_text(text: str) -> Deal:
-    """A deal from what a player typed: a deal number or a deck code. Raises DeckError."""
+def deal_from_text(text: str) -> Deal | None:
+    """A deal from what a player typed: a deal number or a deck code; None when nothing was
+    typed. Raises DeckError."""
     text = text.strip()
     if not text:
-        raise DeckError(NO_DEAL)
+        return None
+    if text.lower().startswith("daily "):
+        return _daily_named(text[len("daily ") :].strip())
     if text.isascii() and text.isdigit():
         # More digits than any deal number has: let the range check say so.
         too_long = len(text) > len(str(MAX_DEAL_NUMBER))
@@ -133,7 +141,7 @@ def open_table(owner: Owner, resume: bool = True) -> Outcome:
     (with `resume`), so a look at a table whose clock is stopped restarts it."""
     row = current_game(owner)
     if row is None:
-        row = _start(owner, _random_deal(), Kind.NEW)
+        row = _start(owner, random_deal(), Kind.NEW)
     elif resume and row.running_since is None and row.status == Status.PLAYING:
 
         def resumed(row: Game) -> tuple[Outcome, list]:
@@ -228,20 +236,25 @@ def leave(
                 return Outcome(fresh, table_of(fresh), news=f"Deal {fresh.identifier} dealt.")
 
 
-def new_deal(owner: Owner, game_id: int, version: int | None) -> Outcome:
-    return leave(owner, game_id, version, _random_deal(), Kind.NEW)
+def new_deal(owner: Owner, game_id: int, version: int | None, winnable: bool = False) -> Outcome:
+    """A random deal under the table's rules; with `winnable`, one the solver proves winnable."""
+    rules = _load(owner, game_id).rules
+    return leave(owner, game_id, version, random_deal(rules, winnable), Kind.NEW)
 
 
 def start_deal(
     owner: Owner,
     game_id: int,
     version: int | None,
-    deal: Deal,
+    deal: Deal | None,
     rules: str | None,
     scoring: str | None,
+    winnable: bool = False,
 ) -> Outcome:
-    """The deal the player chose, by its number or deck code, under the rules and scoring they
-    chose (None: the table's)."""
+    """The deal the player chose, by its number or deck code (None: a random one, winnable with
+    `winnable`), under the rules and scoring they chose (None: the table's)."""
+    if deal is None:
+        deal = random_deal(rules or _load(owner, game_id).rules, winnable)
     return leave(owner, game_id, version, deal, Kind.NEW, rules=rules, scoring=scoring)
 
 
@@ -291,6 +304,34 @@ def try_again_from(owner: Owner, game_id: int, count: int) -> Outcome:
         raise ValueError(f"that game has {len(source.moves)} moves in play, not {count}")
     played = source.moves[:count]
     return leave(owner, current_game(owner).pk, None, source.deal, Kind.REPLAY, played)
+
+
+def open_daily(owner: Owner, day: date) -> Outcome:
+    """The daily deal of `day` on the player's table: the game that is their record of it, if
+    they have begun it, else a new one. The table it replaces is set aside unfinished, as when
+    another game is taken up, to be taken up again later."""
+    record = owner.games().filter(daily=day).first()
+    if record is None:
+        try:
+            with transaction.atomic():
+                record = _start(owner, daily_deal(day), Kind.NEW, daily=day)
+        except IntegrityError:  # begun at the same moment by another request of theirs
+            record = owner.games().get(daily=day)
+    continue_game(owner, record.pk)
+    return open_table(owner)
+
+
+def daily_results(day: date) -> dict:
+    """How the day's players did with its daily deal: how many played it to the end, the share
+    who cleared it, and the median time of those who did."""
+    finished = Game.objects.filter(daily=day, status__in=Game.PLAYED)
+    played = finished.count()
+    won_ms = sorted(finished.filter(status=Status.WON).values_list("active_ms", flat=True))
+    return {
+        "played": played,
+        "cleared_share": len(won_ms) / played if played else None,
+        "median_ms": statistics.median(won_ms) if won_ms else None,
+    }
 
 
 def continue_game(owner: Owner, game_id: int, *, unfinished: bool = False) -> Game:
@@ -427,8 +468,38 @@ def _search_once(row: Game, view) -> Hint:
     return recommend(view, **options | QUICK)
 
 
-def _random_deal() -> Deal:
-    return Deal.for_number(secrets.randbelow(RANDOM_DEALS) + 1)
+def random_deal(rules: str = STANDARD_RULES, winnable: bool = False) -> Deal:
+    """A deal drawn at random; with `winnable`, drawn again until the solver proves one winnable
+    under `rules` (almost every deal is: the first one drawn, nearly always)."""
+    while True:
+        deal = Deal.for_number(secrets.randbelow(RANDOM_DEALS) + 1)
+        if not winnable or is_winnable(deal, rules):
+            return deal
+
+
+def _daily_named(text: str) -> Deal:
+    """The daily deal of a date typed as YYYY-MM-DD, once that day has come (UTC)."""
+    try:
+        day = date.fromisoformat(text)
+    except ValueError:
+        raise DeckError(
+            f"a daily deal is named by its date, daily YYYY-MM-DD, not {text!r}"
+        ) from None
+    if day > datetime.now(UTC).date():
+        raise DeckError(f"the daily deal of {day.isoformat()} is not out yet")
+    return daily_deal(day)
+
+
+def daily_deal(day: date) -> Deal:
+    """The day's deal: the first of its candidates (game.engine.daily) that can be won."""
+    key = f"daily-deal:{day.isoformat()}"
+    if (deal_id := cache.get(key)) is not None:
+        return Deal.objects.get(pk=deal_id)
+    for number in daily_candidates(day, settings.TRIPEAKS_DEAL_KEY):
+        deal = Deal.for_number(number)
+        if is_winnable(deal, STANDARD_RULES):
+            cache.set(key, deal.pk, timeout=DAILY_KEPT_S)
+            return deal
 
 
 def _load(owner: Owner, game_id: int) -> Game:

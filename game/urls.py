@@ -20,6 +20,7 @@ register_converter(GameId, "game")
 
 urlpatterns = [
     path("", views.table, name="table"),
+    path("daily", views.daily, name="daily"),
     path("game/<game:game_id>/take", views.take, name="take"),
     path("game/<game:game_id>/draw", views.move, {"action": DRAW}, name="draw"),
     path("game/<game:game_id>/undo", views.move, {"action": UNDO}, name="undo"),

@@ -3,13 +3,14 @@ answers with `answer`: an htmx request gets the changed regions of the page as f
 form post is redirected back to the page, which shows once what the post did (its flash)."""
 
 from dataclasses import replace
+from datetime import UTC, datetime
 from functools import wraps
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from game import display, play, review
+from game import display, play, preferences, review
 from game.engine.deck import DeckError
 from game.engine.geometry import TABLEAU_SIZE
 from game.engine.rules import Rules, RulesError
@@ -83,14 +84,18 @@ def hint(request, game_id):
 @game_action
 def leave(request, game_id, replay):
     """New deal, or with `replay` (from the URL) the table's deal again."""
-    start = play.replay_table if replay else play.new_deal
-    outcome = start(Owner.of(request), game_id, version_of(request))
+    owner, version = Owner.of(request), version_of(request)
+    if replay:
+        outcome = play.replay_table(owner, game_id, version)
+    else:
+        outcome = play.new_deal(owner, game_id, version, preferences.winnable_only(request))
     return answer(request, outcome, game_id)
 
 
 @game_action
 def deal(request, game_id):
-    """Start the deal typed into the deal form: a deal number or a deck code."""
+    """Start the deal form's deal: the one typed (a deal number or a deck code), else a random
+    one, under the rules and scoring chosen; its winnable box is the player's choice from now on."""
     typed = request.POST.get("deal", "")
     version = version_of(request)
     try:
@@ -99,8 +104,19 @@ def deal(request, game_id):
         scoring = system_named(request.POST["scoring"]) if "scoring" in request.POST else None
     except (DeckError, RulesError, ScoringError) as error:
         raise BadInput(f"That deal cannot be started: {error}.", typed) from None
-    outcome = play.start_deal(Owner.of(request), game_id, version, chosen, rules, scoring)
+    winnable = "winnable" in request.POST
+    preferences.choose_winnable_only(request, winnable)
+    owner = Owner.of(request)
+    outcome = play.start_deal(owner, game_id, version, chosen, rules, scoring, winnable)
     return answer(request, outcome, game_id, typed=typed)
+
+
+@require_GET
+def daily(request):
+    """Today's daily deal (UTC), the same for everyone: the player's record of it once begun."""
+    outcome = play.open_daily(Owner.of(request), datetime.now(UTC).date())
+    context = display.context(replace(outcome, hint=play.last_hint(outcome.row)))
+    return render(request, "game/play.html", context)
 
 
 @require_GET

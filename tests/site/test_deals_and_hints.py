@@ -85,11 +85,19 @@ def test_a_number_names_a_deal_first_started_by_its_code(player):
     assert "deal 42" in status(html)
 
 
+def test_the_deal_form_with_nothing_typed_deals_a_random_deal(player):
+    left = player.game
+
+    response = player.post("deal", {"deal": "  "})
+
+    assert response.status_code == 200
+    assert player.game != left and player.game.deal.number
+
+
 @pytest.mark.parametrize("htmx", [True, False])
 @pytest.mark.parametrize(
     ("text", "problem"),
     [
-        ("", "nothing was typed"),
         ("0", "a deal number is a whole number from 1"),
         ("9" * 5000, "a deal number is a whole number from 1"),
         ("\u00b2", "wrong length"),

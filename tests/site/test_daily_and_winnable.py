@@ -1,0 +1,150 @@
+"""Winnable deals only, and the daily deal (SPEC.md, "Winnable deals only, and the daily deal")."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.test import Client
+
+from game import play
+from game.engine.deck import format_deck
+from game.engine.solver import solve
+from game.models import Deal, Game, Verdict
+from game.owners import Owner
+from game.verdicts import is_winnable
+from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
+from tests.site.conftest import Player
+from tests.site.markup import message, text
+
+TODAY = datetime.now(UTC).date()
+
+
+def lost_deal_number() -> int:
+    """The first deal number the solver proves cannot be won."""
+    return next(n for n in range(1, 2000) if solve(Deal.for_number(n).cards).result == "loss")
+
+
+def test_with_the_winnable_box_new_deal_passes_over_a_deal_that_cannot_be_won(player, monkeypatch):
+    lost = lost_deal_number()
+    player.post("deal", {"deal": "", "winnable": "on"})
+    drawn = iter([lost - 1, 7 - 1])  # randbelow(n) + 1 is the deal number
+    monkeypatch.setattr(play.secrets, "randbelow", lambda n: next(drawn))
+
+    player.post("new")
+
+    assert player.game.deal.number == 7 and is_winnable(player.game.deal, "standard")
+    assert Verdict.objects.get(deal__number=lost, rules="standard").result == "unwinnable"
+
+
+def test_the_winnable_box_is_kept_for_the_player_until_they_change_it(player, monkeypatch):
+    lost = lost_deal_number()
+    player.post("deal", {"deal": "", "winnable": "on"})
+    player.post("deal", {"deal": "42", "winnable": "on"})  # a typed deal is dealt as typed
+    assert player.game.deal.number == 42
+
+    player.post("deal", {"deal": "42"})  # the box unticked
+    monkeypatch.setattr(play.secrets, "randbelow", lambda n: lost - 1)
+    player.post("new")
+
+    assert player.game.deal.number == lost
+
+
+def test_the_winnable_box_is_kept_on_the_account_across_devices(django_user_model, monkeypatch):
+    alice = django_user_model.objects.create_user("alice", password="a long pass phrase")
+    phone, laptop = Client(), Client()
+    for device in (phone, laptop):
+        device.post("/accounts/login/", {"username": "alice", "password": "a long pass phrase"})
+        device.get("/")
+    table = play.current_game(Owner.of_user(alice))
+    phone.post(f"/game/{table.pk}/deal", {"deal": "", "winnable": "on", "version": table.version})
+    lost = lost_deal_number()
+    drawn = iter([lost - 1, 7 - 1])
+    monkeypatch.setattr(play.secrets, "randbelow", lambda n: next(drawn))
+
+    table = play.current_game(Owner.of_user(alice))
+    laptop.post(f"/game/{table.pk}/new", {"version": table.version})
+
+    assert play.current_game(Owner.of_user(alice)).deal.number == 7
+
+
+@pytest.fixture
+def chain_daily(monkeypatch):
+    """The daily deal is the chain deck, a win by taking the cards in order."""
+    deal = Deal.for_code(format_deck(CHAIN_DECK))
+    monkeypatch.setattr(play, "daily_deal", lambda day: deal)
+    return deal
+
+
+def test_the_daily_deal_is_the_same_winnable_deal_for_every_player(db):
+    first, second = Client(), Client()
+
+    pages = [first.get("/daily"), second.get("/daily")]
+
+    games = Game.objects.filter(daily=TODAY)
+    assert games.count() == 2 and len({game.deal_id for game in games}) == 1
+    assert is_winnable(games.first().deal, "standard")
+    for page in pages:
+        assert f"daily {TODAY.isoformat()}" in text(page.content)
+        assert games.first().deal.deck not in page.content.decode()
+
+
+def test_the_daily_deal_is_played_once_for_the_record_and_sets_the_table_aside(player):
+    aside = player.game
+    player.post("draw")
+
+    player.client.get("/daily")
+    player.client.get("/daily")
+
+    record = Game.objects.get(daily=TODAY)
+    assert player.game == record
+    aside.refresh_from_db()
+    assert aside.status == Game.Status.PLAYING and aside.running_since is None
+
+
+def test_a_daily_deal_replayed_after_it_is_over_is_not_recorded(player, chain_daily):
+    player.client.get("/daily")
+    for pos in CHAIN_ORDER:
+        player.take(pos)
+    record = Game.objects.get(daily=TODAY)
+    assert record.status == Game.Status.WON
+
+    player.post("replay")
+
+    assert player.game.deal == chain_daily and player.game.daily is None
+    assert Game.objects.filter(daily=TODAY).get() == record
+    player.client.get("/daily")  # the record again, as it ended
+    assert play.current_game(Owner(session_key=player.client.session.session_key)) == record
+
+
+def test_the_days_results_count_the_finished_records(player, chain_daily):
+    player.client.get("/daily")
+    for pos in CHAIN_ORDER:
+        player.take(pos)
+    other = Player(Client())
+    other.client.get("/daily")
+    other.post("draw")
+    other.post("new")
+
+    results = play.daily_results(TODAY)
+
+    assert results["played"] == 2 and results["cleared_share"] == 0.5
+    assert results["median_ms"] == Game.objects.get(daily=TODAY, status="won").active_ms
+
+
+def test_the_daily_deal_has_a_number_only_the_sites_key_foresees(settings, db):
+    today = play.daily_deal(TODAY)
+    settings.TRIPEAKS_DEAL_KEY = "another site's key"
+    play.cache.clear()
+
+    elsewhere = play.daily_deal(TODAY)
+
+    assert elsewhere.deck != today.deck
+
+
+def test_a_past_daily_deal_can_be_played_again_by_its_name_but_not_a_future_one(player):
+    today = play.daily_deal(TODAY)
+
+    player.post("deal", {"deal": f"daily {TODAY.isoformat()}"})
+    assert player.game.deal == today and player.game.daily is None
+    refused = player.post("deal", {"deal": f"daily {(TODAY + timedelta(days=1)).isoformat()}"})
+    assert refused.status_code == 400 and "not out yet" in message(refused.content)
+    assert player.post("deal", {"deal": "daily yesterday"}).status_code == 400
