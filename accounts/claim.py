@@ -39,9 +39,14 @@ def log_in(request, user) -> bool:
         if here is None:
             return False
         theirs = play.current_game(Owner.of_user(user))
+        anonymous = Game.objects.filter(owner=None, session_key=anonymous_key)
+        # The account's record of a daily deal stays its record; one played here too becomes an
+        # unrecorded play of it.
+        recorded = user.games.filter(daily__isnull=False).values("daily")
+        anonymous.filter(daily__in=recorded).update(daily=None, revision=F("revision") + 1)
         # A write of the games like any other (their revision bumped), so a tap on one of them
         # read before the claim cannot write it back to the anonymous session.
-        Game.objects.filter(owner=None, session_key=anonymous_key).update(
+        anonymous.update(
             owner=user, session_key="", revision=F("revision") + 1
         )
         both = in_progress(here) and in_progress(theirs)

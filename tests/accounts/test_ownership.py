@@ -10,7 +10,8 @@ from game.urls import urlpatterns as table_urls
 from tests.accounts.conftest import account_game, act, anonymous_game, log_in, make_user
 from tests.site.conftest import HTMX
 
-# Every URL that acts on one game: the table's actions, and My games' continue and replay.
+# Every URL that names one game: the table's actions and its analysis, and My games' continue
+# and replay.
 GAME_URLS = [p.name for p in table_urls if "game_id" in p.pattern.converters] + [
     "continue_game",
     "replay_deal",
@@ -20,6 +21,14 @@ GAME_URLS = [p.name for p in table_urls if "game_id" in p.pattern.converters] + 
 def test_the_list_covers_every_action_of_the_table():
     assert set(GAME_URLS) >= {"take", "draw", "undo", "hint", "new", "replay", "deal", "pause"}
     assert {"resume", "continue_game", "replay_deal"} <= set(GAME_URLS)
+
+
+def request_for(client, name, game, data, headers=None):
+    """The request a page sends to the URL: a look at the analysis, a post for any action."""
+    url = reverse(name, args=[game.pk])
+    if name == "analysis":
+        return client.get(url, headers=headers)
+    return client.post(url, data, headers=headers)
 
 
 @pytest.fixture
@@ -64,7 +73,7 @@ def test_a_third_user_gets_404_on_every_game_url(victims, mallory, name, htmx):
         before = _snapshot(game)
         data = {"version": game.version, "pos": 18, "deal": "7"}
 
-        response = mallory.post(reverse(name, args=[game.pk]), data, headers=HTMX if htmx else {})
+        response = request_for(mallory, name, game, data, HTMX if htmx else None)
 
         assert response.status_code == 404, (name, game)
         assert _snapshot(game) == before
@@ -79,7 +88,7 @@ def test_an_anonymous_visitor_gets_404_on_an_account_game(victims, name):
 
     data = {"version": alice_game.version, "pos": 18, "deal": "7"}
 
-    response = stranger.post(reverse(name, args=[alice_game.pk]), data)
+    response = request_for(stranger, name, alice_game, data)
 
     # The account pages ask a stranger to log in first; the table's actions answer 404.
     assert response.status_code in ((302,) if name in ("continue_game", "replay_deal") else (404,))

@@ -148,3 +148,16 @@ def test_a_past_daily_deal_can_be_played_again_by_its_name_but_not_a_future_one(
     refused = player.post("deal", {"deal": f"daily {(TODAY + timedelta(days=1)).isoformat()}"})
     assert refused.status_code == 400 and "not out yet" in message(refused.content)
     assert player.post("deal", {"deal": "daily yesterday"}).status_code == 400
+
+
+def test_logging_in_keeps_the_accounts_record_of_a_daily_deal_played_on_both(django_user_model):
+    django_user_model.objects.create_user("alice", password="a long pass phrase")
+    laptop, phone = Client(), Client()
+    laptop.post("/accounts/login/", {"username": "alice", "password": "a long pass phrase"})
+    laptop.get("/daily")
+    phone.get("/daily")
+
+    phone.post("/accounts/login/", {"username": "alice", "password": "a long pass phrase"})
+
+    games = Game.objects.filter(owner__username="alice", deal=play.daily_deal(TODAY))
+    assert games.count() == 2 and games.filter(daily=TODAY).count() == 1
