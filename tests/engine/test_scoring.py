@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.engine.deck import deck_for_number
+from game.engine.rules import Rules
 from game.engine.scoring import (
     CLASSIC,
     MAXIMUM,
@@ -18,7 +19,7 @@ from game.engine.scoring import (
     steps,
     system_named,
 )
-from game.engine.state import DRAW, Table
+from game.engine.state import DRAW, WILD, Table
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER, RANKS, deck_with
 
 # Each peak from its base up to its summit, the peaks left to right: every peak is emptied as
@@ -95,6 +96,18 @@ def test_classic_summits_add_15_15_and_30():
 
     assert [step.points for step in summits] == [10 + 15, 19 + 15, 28 + 30]
     assert summits[2].words == "+58, run of 28, +30 for the third summit"
+
+
+@pytest.mark.parametrize("system", [PYSOL, CLASSIC])
+def test_the_wild_card_scores_nothing_and_keeps_the_run(system):
+    wild = Rules(wild=True)
+    with_wild = [*PEAK_BY_PEAK[:6], WILD, *PEAK_BY_PEAK[6:]]
+
+    scored = steps(PERFECT_DECK, with_wild, system, wild)
+
+    assert scored[6].points == 0
+    assert scored[:6] + scored[7:] == steps(PERFECT_DECK, PEAK_BY_PEAK, system, wild)
+    assert hand_score(PERFECT_DECK, with_wild, system, wild) == MAXIMUM[system]
 
 
 def test_an_unknown_scoring_is_refused_by_name():

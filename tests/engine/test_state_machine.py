@@ -1,4 +1,5 @@
-"""Random play with takes, draws, undos and illegal taps; invariants checked after every step."""
+"""Random play under every rule set with takes, draws, the wild card, undos and illegal taps;
+invariants checked after every step."""
 
 import copy
 
@@ -7,18 +8,14 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from game.engine.deck import deck_for_number
-from game.engine.rules import Rules
-from game.engine.state import DRAW, Table
+from game.engine.rules import ALL_RULES
+from game.engine.state import DRAW, WILD, Table
 
 from .support import table_of
 
 
 class TriPeaksPlay(RuleBasedStateMachine):
-    @initialize(
-        number=st.integers(1, 10_000),
-        rules=st.builds(Rules, wrap=st.booleans(), open_peaks=st.booleans(),
-                        first_waste=st.booleans()),
-    )  # fmt: skip
+    @initialize(number=st.integers(1, 10_000), rules=st.sampled_from(ALL_RULES))
     def deal(self, number, rules):
         self.deal_game = Table(deck_for_number(number), rules)
         self.game = copy.deepcopy(self.deal_game)
@@ -33,13 +30,16 @@ class TriPeaksPlay(RuleBasedStateMachine):
             assert self.game.take(pos) is None
             self.played.append(pos)
 
-    @rule(pos=st.integers(0, 27))
-    def tap_any_card(self, pos):
+    @rule(move=st.sampled_from([*range(28), DRAW, WILD]))
+    def tap_anything(self, move):
+        """Played exactly when it is among the legal moves; else refused, changing nothing."""
+        legal = move in self.game.legal_moves()
         before = copy.deepcopy(self.game)
-        if self.game.take(pos) is None:
-            self.played.append(pos)
+        if self.game.apply(move) is None:
+            assert legal
+            self.played.append(move)
         else:
-            assert self.game == before
+            assert not legal and self.game == before
 
     @rule()
     def draw(self):
@@ -48,6 +48,15 @@ class TriPeaksPlay(RuleBasedStateMachine):
             self.played.append(DRAW)
         else:
             assert before.stock_count == 0 and self.game == before
+
+    @rule()
+    def lay_the_wild_card(self):
+        before = copy.deepcopy(self.game)
+        if self.game.apply(WILD) is None:
+            self.played.append(WILD)
+            assert before.wild_held and self.game.run == before.run
+        else:
+            assert not before.wild_held and self.game == before
 
     @rule()
     def undo(self):
@@ -68,20 +77,23 @@ class TriPeaksPlay(RuleBasedStateMachine):
         g = self.game
         on_table = [g.deck[p] for p in range(28) if not g.is_removed(p)]
         stock = list(g.deck[g.stock_next :])
-        assert sorted(on_table + g.waste + stock) == list(range(52))
+        waste = [card for card in g.waste if card is not None]
+        assert sorted(on_table + waste + stock) == list(range(52))
+        assert g.wild_held + g.waste.count(None) == g.rules.wild
 
     @invariant()
     def counters_follow_the_moves(self):
         g = self.game
         assert g.moves == self.played
-        takes = [m for m in self.played if m != DRAW]
+        takes = [m for m in self.played if m not in (DRAW, WILD)]
         assert g.cleared == len(takes) == len(set(takes))
         runs = [0]
         for move in self.played:
-            runs.append(0 if move == DRAW else runs[-1] + 1)
+            runs.append({DRAW: 0, WILD: runs[-1]}.get(move, runs[-1] + 1))
         assert g.run == runs[-1] and g.longest_run == max(runs)
         assert g.won == (g.cleared == 28)
-        assert not (g.dead_end and g.stock_count)
+        assert g.dead_end == (not g.won and not g.legal_moves())
+        assert not (g.dead_end and (g.stock_count or g.wild_held))
 
     @invariant()
     def knowledge_never_goes_back(self):
@@ -89,6 +101,7 @@ class TriPeaksPlay(RuleBasedStateMachine):
         assert g.seen >= self.seen_so_far
         assert all(p in g.seen for p in range(28) if g.is_face_up(p))
         assert set(range(28, g.stock_next)) <= g.seen
+        assert g.rules.open_peaks <= (set(range(28)) <= g.seen)
         self.seen_so_far = set(g.seen)
 
     @invariant()
