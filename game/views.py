@@ -6,9 +6,11 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from functools import wraps
 
+from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
+from django_ratelimit.core import is_ratelimited
 
 from game import display, play, preferences, review
 from game.engine.deck import DeckError
@@ -20,6 +22,7 @@ from game.owners import Owner
 FLASH = "flash"
 """Session key: what a plain post did, shown once by the page it redirects to."""
 FLASHED = ("message", "news", "moved", "run_reset")
+TOO_MANY_HINTS = "Hints are coming faster than they can be thought out: wait a moment."
 TIPPED = "tipped"
 """Session key: the first-run tip has been shown."""
 
@@ -77,8 +80,19 @@ def move(request, game_id, action):
 
 @game_action
 def hint(request, game_id):
-    outcome = play.hint(Owner.of(request), game_id, version_of(request))
+    owner = Owner.of(request)
+    if too_many_hints(request, owner):
+        return refusal(request, 429, TOO_MANY_HINTS)
+    outcome = play.hint(owner, game_id, version_of(request))
     return answer(request, outcome, game_id)
+
+
+def too_many_hints(request, owner: Owner) -> bool:
+    """Whether this Hint goes past the player's rate (settings.HINT_RATE); it counts either way."""
+    player = f"user {owner.user_id}" if owner.user_id else f"session {owner.session_key}"
+    return is_ratelimited(
+        request, group="hint", key=lambda *_: player, rate=settings.HINT_RATE, increment=True
+    )
 
 
 @game_action

@@ -243,3 +243,6 @@ if not DEBUG:
 
 # How long the Hint may think, in milliseconds, before it answers with its best move so far.
 HINT_BUDGET_MS = int(os.environ.get("TRIPEAKS_HINT_BUDGET_MS", "1000"))
+# How often one player may ask for a Hint, counted in the cache by django-ratelimit: each may
+# hold a worker for a search, so a client sending Hint over and over is slowed, not the site.
+HINT_RATE = os.environ.get("TRIPEAKS_HINT_RATE", "30/m")

@@ -11,7 +11,7 @@ from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from game import play
+from game import play, views
 from game.engine.deck import deck_for_number
 from game.models import Action, Game
 from tests.engine.support import CHAIN_DECK
@@ -367,3 +367,16 @@ def test_every_kind_of_action_lands_in_the_log():
 
     assert {"take", "draw", "undo", "hint", "new", "replay", "pause", "resume"} <= logged
     assert {"win", "dead_end"} <= logged
+
+
+def test_hints_past_the_players_rate_are_refused_with_a_reason(player, settings, monkeypatch):
+    settings.HINT_RATE = "3/m"
+    quick = play.Hint(18, None, "Take the ace.")
+    monkeypatch.setattr(play, "search", lambda view, **options: quick)
+    player.start(CHAIN_DECK)
+
+    answers = [player.post("hint") for _ in range(4)]
+
+    assert [answer.status_code for answer in answers] == [200, 200, 200, 429]
+    assert message(answers[-1].content) == views.TOO_MANY_HINTS
+    assert player.game.hint_count == 3
