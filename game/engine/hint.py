@@ -210,7 +210,7 @@ def _forced_reason(view: PlayerView, move: Move) -> str:
     if move == DRAW:
         return "Nothing fits the waste card: draw."
     if move == WILD:
-        return "Nothing fits and the stock is empty: lay the wild card, any card fits onto it."
+        return "Lay the wild card: nothing else fits and the stock is empty."
     return f"{_describe(view, move)}: it is the only move."
 
 

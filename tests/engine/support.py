@@ -22,6 +22,15 @@ CHAIN_DECK = deck_with(
     }
 )
 
+# Kings and queens on the base row with a jack and a 2, a 7 on the waste and a 5 last in the
+# stock: nothing fits once the stock is spent.
+STUCK_DECK = deck_with(
+    {
+        **{18 + i: "KQ"[i % 2] + "CDHS"[i // 2] for i in range(8)},
+        **{26: "JC", 27: "2D", 28: "7S", 51: "5C"},
+    }
+)
+
 
 def table_of(game):
     """Everything about a game but its knowledge: what the table shows and how it got there."""

@@ -6,20 +6,24 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from game.engine.cards import card_label
 from game.engine.deck import deck_for_number
 from game.engine.hint import ROLLOUT_POLICY, UNSOLVABLE, hint_for_table, recommend
 from game.engine.knowledge import view_of
 from game.engine.policy import greedy_policy, policy_move
-from game.engine.rules import Rules
+from game.engine.rules import ALL_RULES, Rules
 from game.engine.solver import solve, solve_table
-from game.engine.state import DRAW, UNDO, Table
+from game.engine.state import DRAW, UNDO, WILD, Table
+
+from .support import CHAIN_DECK, STUCK_DECK
 
 OPEN_PEAKS = Rules(open_peaks=True)
+OPEN_WILD = Rules(open_peaks=True, wild=True)
 FEW_NODES = 3_000
 
 
 def random_actions(game: Table, rng: random.Random, steps: int) -> list:
-    """Play random legal takes, draws and undos on the game; returns the log."""
+    """Play random legal takes, draws, wild cards and undos on the game; returns the log."""
     log = []
     for _ in range(steps):
         if game.over:
@@ -28,10 +32,12 @@ def random_actions(game: Table, rng: random.Random, steps: int) -> list:
         takes = game.legal_takes()
         if choice < 0.15 and game.moves:
             action = UNDO
+        elif choice < 0.2 and game.wild_held:
+            action = WILD
         elif (choice < 0.45 or not takes) and game.stock_count:
             action = DRAW
         else:
-            action = rng.choice(takes)
+            action = rng.choice(takes or [WILD])
         assert game.apply(action) is None
         log.append(action)
     return log
@@ -48,13 +54,14 @@ def shuffle_unseen(game: Table, rng: random.Random) -> tuple[int, ...]:
     return tuple(deck)
 
 
-@settings(max_examples=40, deadline=None)
+@pytest.mark.parametrize("rules", ALL_RULES, ids=lambda rules: rules.name)
+@settings(max_examples=10, deadline=None)
 @given(number=st.integers(1, 10_000), play_seed=st.integers(0, 2**32), steps=st.integers(0, 60))
-def test_cards_never_seen_do_not_change_the_hint(number, play_seed, steps):
+def test_cards_never_seen_do_not_change_the_hint(rules, number, play_seed, steps):
     rng = random.Random(play_seed)
-    game = Table(deck_for_number(number))
+    game = Table(deck_for_number(number), rules)
     log = random_actions(game, rng, steps)
-    twin = Table.replay(shuffle_unseen(game, rng), log)
+    twin = Table.replay(shuffle_unseen(game, rng), log, rules)
 
     assert view_of(twin) == view_of(game)
     hint = hint_for_table(game, seed=7, max_nodes=FEW_NODES, budget_ms=None)
@@ -93,9 +100,9 @@ def test_knowledge_survives_undo():
     assert game.deck[turned_up] not in view.unseen
 
 
-def fully_known_at_the_deal(number: int) -> Table:
+def fully_known_at_the_deal(number: int, rules: Rules = OPEN_PEAKS) -> Table:
     """Open peaks, and the whole stock drawn and put back: every card is known."""
-    game = Table(deck_for_number(number), OPEN_PEAKS)
+    game = Table(deck_for_number(number), rules)
     for _ in range(game.stock_count):
         game.draw()
     while game.moves:
@@ -104,15 +111,16 @@ def fully_known_at_the_deal(number: int) -> Table:
     return game
 
 
-def first_deal_with(result: str) -> int:
+def first_deal_with(result: str, rules: Rules = OPEN_PEAKS) -> int:
     for number in range(1, 400):
-        if solve(deck_for_number(number), OPEN_PEAKS).result == result:
+        if solve(deck_for_number(number), rules).result == result:
             return number
     pytest.fail(f"no deal with result {result} among the first 400")
 
 
-def test_a_proven_win_gives_a_move_on_a_winning_line():
-    game = fully_known_at_the_deal(first_deal_with("win"))
+@pytest.mark.parametrize("rules", [OPEN_PEAKS, OPEN_WILD], ids=lambda rules: rules.name)
+def test_a_proven_win_gives_a_move_on_a_winning_line(rules):
+    game = fully_known_at_the_deal(first_deal_with("win", rules), rules)
     hint = hint_for_table(game, seed=0, max_nodes=2_000_000, budget_ms=None)
 
     assert hint.verdict is None
@@ -120,13 +128,50 @@ def test_a_proven_win_gives_a_move_on_a_winning_line():
     assert solve_table(game).result == "win"
 
 
-def test_a_proven_loss_gives_the_verdict_and_still_a_legal_move():
-    game = fully_known_at_the_deal(first_deal_with("loss"))
+@pytest.mark.parametrize(
+    "rules", [OPEN_PEAKS, Rules.from_name("open+nowrap+wild")], ids=lambda rules: rules.name
+)
+def test_a_proven_loss_gives_the_verdict_and_still_a_legal_move(rules):
+    game = fully_known_at_the_deal(first_deal_with("loss", rules), rules)
     hint = hint_for_table(game, seed=0, max_nodes=2_000_000, budget_ms=None)
 
     assert hint.verdict == UNSOLVABLE
     assert "cannot be finished" in hint.reason
     assert hint.move in view_of(game).legal_moves()
+
+
+def test_the_view_knows_whether_the_wild_card_is_held():
+    game = Table(CHAIN_DECK, OPEN_WILD)
+    assert view_of(game).wild_held and WILD in view_of(game).legal_moves()
+    game.apply(WILD)
+    assert not view_of(game).wild_held and WILD not in view_of(game).legal_moves()
+    game.undo()
+    assert view_of(game).wild_held
+    assert not view_of(Table(CHAIN_DECK, OPEN_PEAKS)).wild_held
+
+
+def test_the_wild_card_when_it_is_the_one_move_left():
+    game = Table(STUCK_DECK, Rules(wild=True))
+    for _ in range(game.stock_count):
+        game.draw()
+    assert view_of(game).legal_moves() == [WILD]
+    hint = hint_for_table(game, max_nodes=FEW_NODES, budget_ms=None)
+    assert hint.move == WILD and hint.reason.startswith("Lay the wild card")
+    assert policy_move(view_of(game), ROLLOUT_POLICY) == WILD
+
+
+@pytest.mark.parametrize("rules", [Rules(wild=True), Rules(wrap=False, wild=True)], ids=str)
+def test_reasons_are_words_not_counts(rules):
+    game = Table(deck_for_number(9), rules)
+    reasons = []
+    while not game.over:
+        hint = hint_for_table(game, max_nodes=FEW_NODES, budget_ms=None)
+        named = "" if hint.move in (DRAW, WILD) else card_label(game.deck[hint.move])
+        reasons.append(hint.reason.replace(named, "the card"))
+        if hint.move == DRAW and game.wild_held:
+            assert "keep the wild card" in hint.reason
+        game.apply(hint.move)
+    assert not any(char.isdigit() for reason in reasons for char in reason)
 
 
 def test_a_budget_too_small_for_a_proof_gives_a_suggestion_without_verdict():
@@ -144,18 +189,9 @@ def test_no_verdict_on_a_losing_deal_while_cards_are_unseen():
     assert hint.verdict is None
 
 
-@pytest.mark.parametrize(
-    ("number", "rules"),
-    [
-        (1, Rules()),
-        (2, Rules()),
-        (3, Rules(wrap=False)),
-        (4, Rules(first_waste=False)),
-        (5, OPEN_PEAKS),
-    ],
-)
-def test_following_hints_plays_to_the_end_and_only_then_hints_nothing(number, rules):
-    game = Table(deck_for_number(number), rules)
+@pytest.mark.parametrize("rules", ALL_RULES, ids=lambda rules: rules.name)
+def test_following_hints_plays_to_the_end_and_only_then_hints_nothing(rules):
+    game = Table(deck_for_number(ALL_RULES.index(rules) + 1), rules)
     while not game.over:
         hint = hint_for_table(game, max_nodes=FEW_NODES, budget_ms=None)
         assert hint.move in view_of(game).legal_moves()

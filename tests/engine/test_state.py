@@ -19,7 +19,7 @@ from game.engine.state import (
     Table,
 )
 
-from .support import CHAIN_DECK, CHAIN_ORDER, deck_with, table_of
+from .support import CHAIN_DECK, CHAIN_ORDER, STUCK_DECK, deck_with, table_of
 
 
 def test_the_deal_shows_eleven_cards():
@@ -179,16 +179,6 @@ def test_clearing_all_28_wins_with_cards_left_in_the_stock():
         assert game.take(pos) is None
     assert game.won and game.cleared == 28 and game.stock_count == 23
     assert game.longest_run == 28 and not game.dead_end
-
-
-# Kings and queens on the base row with a jack and a 2, a 7 on the waste and a 5 last in the
-# stock: nothing ever fits.
-STUCK_DECK = deck_with(
-    {
-        **{18 + i: "KQ"[i % 2] + "CDHS"[i // 2] for i in range(8)},
-        **{26: "JC", 27: "2D", 28: "7S", 51: "5C"},
-    }
-)
 
 
 def test_dead_end_only_once_the_stock_is_empty():
