@@ -1,4 +1,9 @@
-"""Hand-built decks and comparisons for engine tests."""
+"""Hand-built decks, comparisons and command calls for engine tests."""
+
+import io
+import json
+
+from django.core.management import call_command
 
 from game.engine.cards import card_from_code
 
@@ -35,3 +40,11 @@ STUCK_DECK = deck_with(
 def table_of(game):
     """Everything about a game but its knowledge: what the table shows and how it got there."""
     return {k: v for k, v in game.__dict__.items() if k != "seen"}
+
+
+def run_command(name: str, *args: str, stdin: str = "") -> list[dict]:
+    """The JSON lines an engine command writes, called in this process (CommandError for bad
+    input, as the command line turns it into status 2 and one line)."""
+    out = io.StringIO()
+    call_command(name, *args, stdin=io.StringIO(stdin), stdout=out, stderr=io.StringIO())
+    return [json.loads(line) for line in out.getvalue().splitlines()]

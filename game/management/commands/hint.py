@@ -1,11 +1,12 @@
-"""python manage.py hint --deck CODE [--moves JSON_LIST] [--budget-ms N] [--nodes N] [--seed S]"""
+"""python manage.py hint --deck CODE [--rules NAME] [--moves JSON_LIST] [--budget-ms N] [--nodes N]
+[--seed S]"""
 
 import json
 import time
 
 from game.engine.deck import DeckError, parse_deck
 from game.engine.hint import hint_for_table
-from game.engine.state import Table
+from game.engine.state import DRAW, UNDO, WILD, Table
 
 from ._engine_command import EngineCommand, bad_input
 
@@ -18,17 +19,19 @@ class Command(EngineCommand):
         parser.add_argument(
             "--moves",
             default="[]",
-            help='JSON list of moves from the deal: positions 0-27 and "draw" (also "undo")',
+            help='JSON list of moves from the deal: positions 0-27, "draw", "wild" (and "undo")',
         )
+        self.add_rules_argument(parser)
         self.add_budget_arguments(parser)
 
     def handle(self, *args, **options):
         hint_options = self.hint_options(options)
+        rules = self.rules_option(options)
         try:
             deck = parse_deck(options["deck"])
         except DeckError as error:
             raise bad_input(f"--deck: {error}") from None
-        game = Table(deck)
+        game = Table(deck, rules)
         for index, move in enumerate(_parse_moves(options["moves"])):
             try:
                 refusal = game.apply(move)
@@ -51,6 +54,8 @@ def _parse_moves(text: str) -> list:
         raise bad_input("--moves must be a JSON list")
     for index, move in enumerate(moves):
         is_position = isinstance(move, int) and not isinstance(move, bool)
-        if not (is_position or move in ("draw", "undo")):
-            raise bad_input(f'--moves[{index}]: {json.dumps(move)} is not a position or "draw"')
+        if not (is_position or move in (DRAW, WILD, UNDO)):
+            raise bad_input(
+                f'--moves[{index}]: {json.dumps(move)} is not a position, "draw" or "wild"'
+            )
     return moves

@@ -1,6 +1,4 @@
-"""python manage.py solve [--budget-ms N] [--nodes N] [DECK ...]"""
-
-import sys
+"""python manage.py solve [--rules NAME] [--budget-ms N] [--nodes N] [DECK ...]"""
 
 from game.engine.deck import DeckError, format_deck, parse_deck
 from game.engine.solver import solve
@@ -22,20 +20,18 @@ class Command(EngineCommand):
         parser.add_argument(
             "--nodes", type=int, help="work bound per deck in positions (default: none)"
         )
+        self.add_rules_argument(parser)
 
     def handle(self, *args, decks, budget_ms, nodes, **options):
         self.check_budget(budget_ms, nodes)
+        rules = self.rules_option(options)
         if decks:
             sources = [(f"deck {index}", code) for index, code in enumerate(decks, 1)]
         else:
-            sources = [
-                (f"stdin line {number}", line)
-                for number, line in enumerate(sys.stdin, 1)
-                if line.strip()
-            ]
+            sources = [(f"stdin line {number}", line) for number, line in self.input_lines(options)]
         # Every deck is read before any is solved, so bad input never leaves half an answer.
         for deck in [_parse(where, text) for where, text in sources]:
-            solution = solve(deck, max_nodes=nodes, budget_ms=budget_ms)
+            solution = solve(deck, rules, max_nodes=nodes, budget_ms=budget_ms)
             self.emit(
                 {
                     "deck": format_deck(deck),
