@@ -5,14 +5,16 @@ Sync workers: each process serves one request at a time, on a connection of its 
 mostly Python, which holds its process's interpreter lock, so threads in one process would queue
 for it while processes share the cores through the kernel; and a new connection goes to whichever
 worker is free, where a kept-alive one stays with the worker that took it, however busy. Measured
-in bench/README.md. A sync worker waits on a slow client, so it belongs behind a proxy that
-buffers requests and responses (nginx, or the host's load balancer), as the TLS in front of it
-does anyway.
+in bench/README.md. gunicorn's own sync worker waits on a slow client, so ours
+(tripeaks_site/workers.py) takes a connection only once its whole request has come in, and
+leaves a client too slow to send it: a few clients that send a line a second cannot hold every
+worker, even with no proxy in front. A proxy that buffers requests and responses (nginx, or the
+host's load balancer) still belongs in front, as the TLS does anyway.
 """
 
 import os
 
-worker_class = "sync"
+worker_class = "tripeaks_site.workers.RequestBufferingWorker"
 
 # The site is loaded once, before the workers are forked, and frozen out of the cycle collector
 # there (tripeaks_site/wsgi.py): the workers share its memory instead of each writing a copy,
