@@ -10,8 +10,8 @@ from .search import DealNumberSearch
 from .verdicts import store_verdicts
 
 ACTION_VERDICT_LIMIT = 200
-"""Deals solved by one run of the action, so that a request stays short (most take milliseconds,
-a few up to the budget)."""
+"""Deals solved by one run of the action: staff run it again for the rest, so that no single
+request has to solve every deal selected."""
 ACTION_VERDICT_BUDGET_MS = 2000
 """Solver time per deal for the admin action: generous, since staff asked for it."""
 
