@@ -46,9 +46,7 @@ def log_in(request, user) -> bool:
         anonymous.filter(daily__in=recorded).update(daily=None, revision=F("revision") + 1)
         # A write of the games like any other (their revision bumped), so a tap on one of them
         # read before the claim cannot write it back to the anonymous session.
-        anonymous.update(
-            owner=user, session_key="", revision=F("revision") + 1
-        )
+        anonymous.update(owner=user, session_key="", revision=F("revision") + 1)
         both = in_progress(here) and in_progress(theirs)
         # The table becomes the deal being played here, else stays the account's own.
         table = here if in_progress(here) or theirs is None else theirs
