@@ -4,7 +4,7 @@
 * by the greedy no-peek player (`policy.greedy_policy`),
 * by the full-information solver, which gives the fraction of deals winnable at all.
 
-Run from the project root: python bench/hints.py --deals 500 --nodes 60000 --jobs 2
+Run from the project root: python bench/hints.py --deals 500 --nodes 60000 --jobs 2 [--rules NAME]
 """
 
 import argparse
@@ -20,23 +20,24 @@ from game.engine.deck import deck_for_number  # noqa: E402
 from game.engine.hint import play_by_hints  # noqa: E402
 from game.engine.knowledge import view_of  # noqa: E402
 from game.engine.policy import greedy_policy, policy_move  # noqa: E402
+from game.engine.rules import Rules, RulesError  # noqa: E402
 from game.engine.solver import solve  # noqa: E402
 from game.engine.state import Table  # noqa: E402
 
 
-def play_greedy(deck) -> bool:
-    table = Table(deck)
+def play_greedy(deck, rules) -> bool:
+    table = Table(deck, rules)
     while (move := policy_move(view_of(table), greedy_policy)) is not None:
         table.apply(move)
     return table.won
 
 
 def bench_deal(task):
-    number, options, solver_nodes = task
+    number, rules, options, solver_nodes = task
     deck = deck_for_number(number)
-    table, hint_ms = play_by_hints(deck, **options)
-    ceiling = solve(deck, max_nodes=solver_nodes).result if solver_nodes else "unknown"
-    return number, table.won, play_greedy(deck), ceiling, hint_ms
+    table, hint_ms = play_by_hints(deck, rules, **options)
+    ceiling = solve(deck, rules, max_nodes=solver_nodes).result if solver_nodes else "unknown"
+    return number, table.won, play_greedy(deck, rules), ceiling, hint_ms
 
 
 def main(argv=None):
@@ -50,10 +51,16 @@ def main(argv=None):
         "--solver-nodes", type=int, default=2_000_000, help="work bound for the ceiling; 0 skips it"
     )
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--rules", default="standard", help="rule set (SPEC.md; standard)")
     args = parser.parse_args(argv)
+    try:
+        rules = Rules.from_name(args.rules)
+    except RulesError as error:
+        parser.error(str(error))
 
     options = {"seed": args.seed, "max_nodes": args.nodes, "budget_ms": args.budget_ms}
-    tasks = [(n, options, args.solver_nodes) for n in range(args.first, args.first + args.deals)]
+    numbers = range(args.first, args.first + args.deals)
+    tasks = [(n, rules, options, args.solver_nodes) for n in numbers]
     started = time.perf_counter()
     with Pool(args.jobs) as pool:
         results = pool.map(bench_deal, tasks, chunksize=1)
@@ -63,7 +70,10 @@ def main(argv=None):
     undecided = sum(ceiling == "unknown" for *_, ceiling, _ in results)
     times = sorted(ms for *_, hint_ms in results for ms in hint_ms)
     deals = len(results)
-    print(f"deals {deals}  nodes {args.nodes}  budget_ms {args.budget_ms}  seed {args.seed}")
+    print(
+        f"rules {rules.name}  deals {deals}  nodes {args.nodes}  budget_ms {args.budget_ms}"
+        f"  seed {args.seed}"
+    )
     print(f"hint   {hint_wins / deals:.3f}  ({hint_wins})")
     print(f"greedy {greedy_wins / deals:.3f}  ({greedy_wins})")
     print(f"solver {solvable / deals:.3f}  ({solvable}, {undecided} undecided)")
