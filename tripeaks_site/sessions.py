@@ -14,6 +14,8 @@ from django.contrib.sessions.backends.db import SessionStore as DatabaseStore
 from django.utils import timezone
 from django_redis import get_redis_connection
 
+from tripeaks_site.outage import UNAVAILABLE
+
 RENEWED = "renewed"
 """Session key: the day the session was last renewed."""
 
@@ -43,6 +45,9 @@ class RenewalMiddleware:
         # After the view, so that a session the view has just begun is marked with its day too.
         today = timezone.localdate().isoformat()
         session = request.session
-        if not session.is_empty() and session.get(RENEWED) != today:
-            session[RENEWED] = today
+        try:
+            if not session.is_empty() and session.get(RENEWED) != today:
+                session[RENEWED] = today
+        except UNAVAILABLE:
+            pass  # the database is away (the view has said so): renewed on a later request
         return response

@@ -2,9 +2,11 @@
 write is conditional on the row's revision, on SQLite and PostgreSQL alike."""
 
 from datetime import timedelta
+from importlib import import_module
 
 import psycopg
 import pytest
+from django.apps import apps
 from django.db import close_old_connections, connection
 from django.db.models import F
 from django.utils import timezone
@@ -266,3 +268,18 @@ def test_a_tap_after_the_database_dropped_the_connection_is_answered():
     answer = play.move(OWNER, game.pk, None, "draw")
 
     assert not answer.message and connection.connection.info.backend_pid != dropped
+
+
+def test_deals_stored_under_another_key_are_named_by_their_code_after_the_migration(settings):
+    """A deal number stored before the shuffle was keyed by the site's key."""
+    migration = import_module("game.migrations.0015_deal_numbers_under_the_sites_key")
+    old = Deal.for_number(7)
+    settings.TRIPEAKS_DEAL_KEY = "the site's real key"
+    kept = Deal.for_number(8)
+
+    migration.forget_numbers_of_other_decks(apps, None)
+
+    old.refresh_from_db()
+    kept.refresh_from_db()
+    assert old.number is None and kept.number == 8
+    assert Deal.for_number(7).deck != old.deck  # deal 7 can be dealt again, its new cards
