@@ -8,6 +8,10 @@ wins, plus a little for cards cleared so that hopeless-looking positions still g
 move. Counting full-information solver wins instead barely separates the moves: with every card
 in view almost every sample is winnable whatever is played now.
 
+Laying the wild card is one more legal move, tried on the same samples; the playouts after every
+other move keep it to the last. So the hint advises it only where laying it now did better than
+keeping it, and a draw while it is held says to keep it.
+
 Only when every card is known does the exact solver run; then a proven win gives the first move of
 the winning line and a proven loss gives the "unsolvable" verdict. Nothing else ever does.
 """
