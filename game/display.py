@@ -10,11 +10,12 @@ from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.safestring import SafeString
 
+from game.choices import FLAG_CHOICES, RULE_CHOICES, RULES_BY_NAME, SCORING_CHOICES
 from game.engine.cards import SUIT_SYMBOLS, card_code, card_label, is_red, rank_symbol, suit
 from game.engine.geometry import ACROSS, ROW_OF, TABLEAU_SIZE
 from game.engine.state import DRAW
 from game.models import Game
-from game.play import Outcome
+from game.play import Outcome, bank_of, daily_results
 
 
 def grid_column(pos: int) -> int:
@@ -57,9 +58,10 @@ def card_button(pos: int, card: int | None, free: bool, hint: bool) -> SafeStrin
 
 
 @cache
-def waste_card(card: int, moved: str) -> SafeString:
-    """The top of the waste, landing there when `moved` is "take" or "draw"."""
-    return _piece("waste", waste=face(card), moved=moved)
+def waste_card(card: int | None, moved: str, wild: bool = False) -> SafeString:
+    """The top of the waste, landing there when `moved` is "take", "draw" or "wild": a card, the
+    wild card (`wild`), or with neither (a head start) the empty place the first card goes to."""
+    return _piece("waste", waste=None if card is None else face(card), moved=moved, wild=wild)
 
 
 @cache
@@ -75,7 +77,8 @@ def _piece(name: str, **context) -> SafeString:
 def links(game_id: int) -> MappingProxyType:
     """The links every tap's fragments carry, reversed once per game rather than on every tap,
     where reversing them was a noticeable share of the work."""
-    urls = {name: reverse(name, args=[game_id]) for name in ("take", "draw", "pause", "resume")}
+    names = ("take", "draw", "wild", "pause", "resume", "analysis")
+    urls = {name: reverse(name, args=[game_id]) for name in names}
     return MappingProxyType(urls)
 
 
@@ -96,11 +99,18 @@ def context(outcome: Outcome, **extra) -> dict:
     )
     elapsed = row.elapsed_ms()
     panel = {Game.Status.WON: "won", Game.Status.DEAD_END: "dead_end"}.get(row.status)
+    scored = row.scoring != Game.Scoring.NONE
     return {
         "game": row,
         "links": links(row.pk),
         "cards": cards,
-        "waste_card": waste_card(table.waste_top, outcome.moved),
+        "waste_card": waste_card(table.waste_top, outcome.moved, table.wild_on_waste),
+        "wild_held": table.wild_held,
+        "rules": RULES_BY_NAME[row.rules],
+        "scored": scored,
+        "bank": bank_of(row) if scored else None,
+        "daily_results": _daily_results(row.daily) if row.daily and panel else None,
+        "left": outcome.left,
         "stock": table.stock_count,
         "stock_button": stock_button(table.stock_count, hinted == DRAW),
         "standing": TABLEAU_SIZE - table.cleared,
@@ -112,14 +122,23 @@ def context(outcome: Outcome, **extra) -> dict:
         "clock_ms": elapsed,
         "clock_running": row.running_since is not None,
         "message": outcome.message,
-        "news": outcome.news,
+        "news": " ".join(filter(None, [outcome.news, outcome.scored])),
         "hint": hint,
         "panel": panel,
         # Defaults for what only some pages set: a name missing from the context costs a failed
         # lookup (an exception caught) each time the template reads it.
         "tip": False,
+        "winnable_only": False,
+        "rule_choices": RULE_CHOICES,
+        "flag_choices": FLAG_CHOICES,
+        "scoring_choices": SCORING_CHOICES,
         "look": False,
         "deal_text": "",
         "oob": False,
         **extra,
     }
+
+
+def _daily_results(day) -> dict:
+    results = daily_results(day)
+    return results | {"median_time": clock(results["median_ms"])}

@@ -85,6 +85,8 @@ class Outcome:
     hint: Hint | None = None
     scored: str = ""
     """In scored play, what the move scored, in words."""
+    left: int | None = None
+    """The game just left for this one, whose analysis the player may now see."""
 
 
 class Stale(Exception):
@@ -233,7 +235,8 @@ def leave(
                     rules=rules or row.rules,
                     scoring=scoring or row.scoring,
                 )
-                return Outcome(fresh, table_of(fresh), news=f"Deal {fresh.identifier} dealt.")
+                news = f"Deal {fresh.identifier} dealt."
+                return Outcome(fresh, table_of(fresh), news=news, left=row.pk)
 
 
 def new_deal(owner: Owner, game_id: int, version: int | None, winnable: bool = False) -> Outcome:

@@ -21,7 +21,7 @@ from game.owners import Owner
 
 FLASH = "flash"
 """Session key: what a plain post did, shown once by the page it redirects to."""
-FLASHED = ("message", "news", "moved", "run_reset")
+FLASHED = ("message", "news", "moved", "run_reset", "scored", "left")
 TOO_MANY_HINTS = "Hints are coming faster than they can be thought out: wait a moment."
 TIPPED = "tipped"
 """Session key: the first-run tip has been shown."""
@@ -61,7 +61,12 @@ def table(request):
     first_visit = not request.session.get(TIPPED)
     if first_visit:
         request.session[TIPPED] = True
-    context = display.context(outcome, tip=first_visit, look="board" in request.GET)
+    context = display.context(
+        outcome,
+        tip=first_visit,
+        look="board" in request.GET,
+        winnable_only=preferences.winnable_only(request),
+    )
     return render(request, "game/play.html", context)
 
 
@@ -129,7 +134,8 @@ def deal(request, game_id):
 def daily(request):
     """Today's daily deal (UTC), the same for everyone: the player's record of it once begun."""
     outcome = play.open_daily(Owner.of(request), datetime.now(UTC).date())
-    context = display.context(replace(outcome, hint=play.last_hint(outcome.row)))
+    outcome = replace(outcome, hint=play.last_hint(outcome.row))
+    context = display.context(outcome, winnable_only=preferences.winnable_only(request))
     return render(request, "game/play.html", context)
 
 
@@ -190,12 +196,17 @@ def refusal(request, status: int, message: str, typed: str = ""):
     outcome = replace(play.open_table(Owner.of(request), resume=False), message=message)
     if request.htmx:
         return _fragments(request, outcome, status, typed, controls=True)
-    context = display.context(outcome, deal_text=typed)
+    context = display.context(
+        outcome, deal_text=typed, winnable_only=preferences.winnable_only(request)
+    )
     return render(request, "game/play.html", context, status=status)
 
 
 def _fragments(request, outcome, status, typed, controls):
-    context = display.context(outcome, controls=controls, deal_text=typed)
+    winnable_only = controls and preferences.winnable_only(request)
+    context = display.context(
+        outcome, controls=controls, deal_text=typed, winnable_only=winnable_only
+    )
     response = render(request, "game/play.html#update", context, status=status)
     # The script drops a hint that answers for a table that has changed since it was asked.
     response["X-Table"] = f"{outcome.row.pk}:{outcome.row.version}"

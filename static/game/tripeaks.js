@@ -99,6 +99,7 @@
     h: () => press("#controls [data-action=hint]"),
     n: () => press("#controls [data-action=new]"),
     d: () => press("#stock"),
+    w: () => press("#pile [data-action=wild]"),
     arrowright: () => moveFocus(1),
     arrowdown: () => moveFocus(1),
     arrowleft: () => moveFocus(-1),

@@ -119,3 +119,13 @@ def test_someone_elses_analysis_is_a_404(player, lost):
 @pytest.mark.parametrize("step", ["-1", "x", "1.5"])
 def test_a_bad_step_is_a_400(player, lost, step):
     assert player.client.get(f"/game/{lost.pk}/analysis?step={step}").status_code == 400
+
+
+def test_the_dead_end_and_the_next_table_lead_to_the_analysis(player, lost):
+    html = player.client.get("/").content
+    (link,) = elements(element(html, id="panel"), "a", data_analysis=True)
+    assert link["href"] == f"/game/{lost.pk}/analysis"
+
+    after = player.post("new").content
+
+    assert [a["href"] for a in elements(element(after, id="notice"), "a")] == [link["href"]]

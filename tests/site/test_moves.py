@@ -75,7 +75,10 @@ def test_a_new_deal_redraws_the_controls_for_the_new_game(player):
     controls = element(html, id="controls", hx_swap_oob=True)
     (undo,) = [form for form in elements(controls, "form") if actions(form) == {"undo"}]
     assert undo["action"] == undo["hx-post"] == f"/game/{game.pk}/undo"
-    assert f"/game/{left.pk}/" not in html.decode()
+    # No action is left on the old game; only its analysis is linked, now that it is over.
+    assert not [form for form in elements(html, "form") if f"/game/{left.pk}/" in form["action"]]
+    links = [link["href"] for link in elements(html, "a") if f"/game/{left.pk}/" in link["href"]]
+    assert links == [f"/game/{left.pk}/analysis"]
 
 
 def typed_deal(html) -> str:

@@ -8,7 +8,7 @@ from game.engine.deck import format_deck
 from game.engine.scoring import hand_score
 from game.models import Game
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
-from tests.site.markup import element
+from tests.site.markup import element, elements, text
 
 
 def start_scored(player, system, deck=CHAIN_DECK):
@@ -71,3 +71,23 @@ def test_an_unknown_scoring_is_refused_and_changes_nothing(player, scoring):
     assert response.status_code == 400
     assert "unknown scoring" in element(response.content, data_message=True).text
     assert player.game == before
+
+
+def test_the_status_bar_shows_the_hands_score_and_the_bank_and_each_take_says_what_it_scored(
+    player,
+):
+    start_scored(player, "pysol")
+
+    html = player.take(CHAIN_ORDER[0]).content
+
+    score = element(html, data_score=True)
+    bank = element(html, data_bank=True)
+    assert int(score["data-score"]) == player.game.score == -51
+    assert int(bank["data-bank"]) == play.bank_of(player.game)
+    assert "+1, run of 1" in text(element(html, id="notice"))
+
+
+def test_unscored_play_shows_no_score(player):
+    html = player.client.get("/").content
+
+    assert not elements(html, data_score=True) and not elements(html, data_bank=True)
