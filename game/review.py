@@ -21,12 +21,12 @@ def move_words(table: Table, move: Move) -> str:
 
 
 def context(game: Game, analysis: Analysis, step: int | None) -> dict:
-    """The page's context, with the table `step` moves into the winning line (the line's end if
-    None)."""
+    """The page's context, with the table `step` moves into the winning line (its start, where
+    the deal was still winnable, if None)."""
     deck = game.deal.cards
     line = analysis.line
     start = analysis.last_winnable or 0
-    step = len(line) if step is None else max(0, min(step, len(line)))
+    step = 0 if step is None else max(0, min(step, len(line)))
     played = game.moves[:start] if analysis.last_winnable is not None else []
     table = Table.replay(deck, [*played, *line[:step]])
     lost_by = None

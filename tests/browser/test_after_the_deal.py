@@ -1,0 +1,119 @@
+"""Scored hands, the analysis, winnable deals only and the daily deal, played in the browser."""
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+from playwright.sync_api import expect
+
+from game import play
+from game.engine.deck import format_deck
+from game.engine.scoring import hand_score
+from game.engine.state import DRAW, Table
+from game.models import Deal, Game
+from tests.browser.conftest import screenshot, take
+from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
+from tests.engine.test_analysis import lost_lines
+
+pytestmark = pytest.mark.browser
+
+SIZES = [(360, 640), (640, 360), (1280, 800)]
+
+
+def start(page, deck, rules="standard", scoring="none", winnable=False):
+    before = page.locator("#table").get_attribute("data-table")
+    form = page.locator("[data-deal-form]")
+    form.locator("input[name=deal]").fill(format_deck(deck) if deck else "")
+    form.locator("select[name=rules]").select_option(rules)
+    form.locator("select[name=scoring]").select_option(scoring)
+    form.locator("input[name=winnable]").set_checked(winnable)
+    form.locator("button").click()
+    expect(page.locator("#table")).not_to_have_attribute("data-table", before)
+
+
+def score_shown(page) -> int:
+    return int(page.locator("[data-score]").get_attribute("data-score"))
+
+
+def play_move(page, move) -> None:
+    if move == DRAW:
+        count = int(page.locator("#stock").get_attribute("data-stock"))
+        page.locator("#stock").click()
+        expect(page.locator("#stock")).to_have_attribute("data-stock", str(count - 1))
+    else:
+        take(page, move)
+
+
+@pytest.mark.parametrize("system", ["pysol", "classic"])
+def test_a_whole_scored_hand_shows_the_engines_score_after_every_move(table, system):
+    deck, line = CHAIN_DECK, CHAIN_ORDER
+    start(table, deck, scoring=system)
+    assert score_shown(table) == hand_score(deck, [], system)
+
+    for count, move in enumerate(line, start=1):
+        play_move(table, move)
+        assert score_shown(table) == hand_score(deck, line[:count], system)
+        if count == 3:
+            table.locator("#controls [data-action=undo]").click()
+            expect(table.locator("[data-message]")).to_contain_text("Undo is off")
+            assert score_shown(table) == hand_score(deck, line[:count], system)
+
+    expect(table.locator("#panel")).to_be_visible()
+    bank = int(table.locator("[data-bank]").get_attribute("data-bank"))
+    assert bank == sum(game.score for game in Game.objects.filter(scoring=system))
+    for width, height in SIZES:
+        table.set_viewport_size({"width": width, "height": height})
+        screenshot(table, f"scored-{system}-won-{width}x{height}")
+
+
+def test_a_dead_end_then_its_analysis_and_try_again_from_the_last_winnable_move(table):
+    deck, line = next(lost_lines(1))
+    start(table, deck)
+    for move in line:
+        play_move(table, move)
+    expect(table.locator("#panel h2")).to_have_text("No legal move")
+
+    table.locator("#panel [data-analysis]").click()
+
+    page = table.locator("[data-deck]")
+    expect(page).to_have_attribute("data-winnable", "true")
+    k = int(page.get_attribute("data-last-winnable"))
+    winning = json.loads(page.get_attribute("data-line"))
+    assert Table.replay(deck, [*line[:k], *winning]).won
+    table.get_by_role("link", name="Forward").click()
+    expect(table.locator("[data-step]")).to_have_attribute("data-step", "1")
+    for width, height in SIZES:
+        table.set_viewport_size({"width": width, "height": height})
+        screenshot(table, f"analysis-{width}x{height}")
+    table.locator("[data-action=again]").click()
+    expect(table.locator("#table")).to_be_visible()
+    game = Game.objects.order_by("-pk").first()
+    assert game.moves == line[:k]
+
+
+def test_with_the_winnable_box_every_new_deal_can_be_won(table):
+    start(table, None, winnable=True)
+    for _ in range(3):
+        before = table.locator("#table").get_attribute("data-table")
+        table.locator("#controls [data-action=new]").click()
+        expect(table.locator("#table")).not_to_have_attribute("data-table", before)
+
+    expect(table.locator("input[name=winnable]")).to_be_checked()
+    games = Game.objects.exclude(deal__number=None).order_by("-pk")[:4]
+    assert all(game.deal.verdicts.get(rules="standard").result == "winnable" for game in games)
+
+
+def test_two_players_get_the_same_daily_deal(browser, base_url):
+    today = datetime.now(UTC).date().isoformat()
+    shown = []
+    for _ in range(2):
+        page = browser.new_context(base_url=base_url).new_page()
+        page.goto("/daily")
+        expect(page.locator("#status h1")).to_contain_text(f"daily {today}")
+        shown.append(
+            [card.get_attribute("data-card") for card in page.locator("[data-card]").all()]
+        )
+    assert shown[0] == shown[1]
+    daily = Game.objects.filter(daily=today)
+    assert daily.count() == 2 and len({game.deal_id for game in daily}) == 1
+    assert play.daily_deal(datetime.now(UTC).date()) == Deal.objects.get(pk=daily[0].deal_id)
