@@ -8,25 +8,41 @@ How the figures are counted (the My games page says the same):
 - Best time: the shortest clock time of a won game. Longest run: the longest run of any game.
 - Streaks: played games in the order they finished; a win adds one, a dead end or a left game
   ends the streak. The current streak is the one still going; the best is the longest ever.
+- Each rule set has figures of its own, counted the same way; the standard game comes first.
+- A scoring system's bank is the sum of every hand the player has in it, the current one
+  included (as the table shows it); the best hands are the three highest finished ones.
+- Winnable deals: the distinct deals and rule sets of the played games whose solver verdict is
+  stored; one not yet decided is left out (the solver is not run for this page).
+- The daily streak: UTC days with the daily deal cleared, one after another, where a single
+  missed day is forgiven and two end it; it is still going while today or one of the two days
+  before it was cleared.
 """
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
-from django.db.models import Count, Max, Min, Q
+from django.db.models import Count, Max, Min, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from game.display import clock
-from game.models import Game
+from game.engine.rules import STANDARD_NAME
+from game.models import Deal, Game, Verdict
+from game.play import daily_results
 
 Status = Game.Status
+Scoring = Game.Scoring
 RESULTS = {
     Status.WON: "Won",
     Status.DEAD_END: "Dead end",
     Status.LEFT: "Left",
     Status.PLAYING: "Unfinished",
 }
+BEST_HANDS = 3
+DAILY_SHOWN = 14
+"""Daily results on the page, newest first; each asks the day's results of everyone."""
+GRACE_DAYS = 1
 
 
 @dataclass
@@ -37,6 +53,7 @@ class Statistics:
     longest_run: int
     current_streak: int
     best_streak: int
+    rules: str = STANDARD_NAME
 
     @property
     def win_rate(self) -> float | None:
@@ -48,11 +65,83 @@ class Statistics:
 
 
 @dataclass
+class Hand:
+    """One scored hand among the best."""
+
+    score: int
+    deal: str
+    rules: str
+    finished_at: datetime
+
+
+@dataclass
+class ScoredPlay:
+    scoring: str
+    label: str
+    bank: int
+    best: list[Hand]
+
+
+@dataclass
+class Winnable:
+    """The player's distinct deals (under each game's rule set) and how many the solver proved
+    winnable; `undecided` are those without a stored verdict yet."""
+
+    deals: int
+    winnable: int
+    undecided: int
+    played_on_winnable: int
+    won_on_winnable: int
+
+    @property
+    def win_rate(self) -> float | None:
+        if not self.played_on_winnable:
+            return None
+        return self.won_on_winnable / self.played_on_winnable
+
+
+@dataclass
+class DailyLine:
+    day: date
+    result: str
+    cleared: int
+    time: str
+    everyone: dict
+
+    @property
+    def everyone_median(self) -> str | None:
+        return clock(self.everyone["median_ms"])
+
+
+@dataclass
+class Daily:
+    current_streak: int
+    best_streak: int
+    lines: list[DailyLine]
+    today: str | None
+    """The one-line summary of today's daily deal once it is cleared."""
+
+
+@dataclass
+class Record:
+    """Everything the My games page shows above the history."""
+
+    overall: Statistics
+    by_rules: list[Statistics]
+    scored: list[ScoredPlay]
+    winnable: Winnable
+    daily: Daily
+
+
+@dataclass
 class Line:
     """One game of the history, as the page shows it."""
 
     game_id: int
     deal: str
+    rules: str
+    scoring: str | None
+    score: int | None
     result: str
     cleared: int
     longest_run: int
@@ -69,8 +158,25 @@ def counted(user):
     return user.games.filter(move_count__gt=0)
 
 
-def statistics(user) -> Statistics:
-    figures = counted(user).aggregate(
+def statistics(user) -> Record:
+    by_rules = [figures_of(counted(user).filter(rules=name), name) for name in rule_sets(user)]
+    return Record(
+        overall=figures_of(counted(user), STANDARD_NAME),
+        by_rules=by_rules,
+        scored=scored_play(user),
+        winnable=winnable(user),
+        daily=daily(user),
+    )
+
+
+def rule_sets(user) -> list[str]:
+    """The rule sets the user has played, the standard game first, the rest by name."""
+    names = set(counted(user).filter(status__in=Game.PLAYED).values_list("rules", flat=True))
+    return sorted(names, key=lambda name: (name != STANDARD_NAME, name))
+
+
+def figures_of(games, rules: str) -> Statistics:
+    figures = games.aggregate(
         played=Count("pk", filter=Q(status__in=Game.PLAYED)),
         won=Count("pk", filter=Q(status=Status.WON)),
         best_time_ms=Min("active_ms", filter=Q(status=Status.WON)),
@@ -79,13 +185,10 @@ def statistics(user) -> Statistics:
     # A finished game with no finish time (one made outside play) sorts by its start.
     finish = Coalesce("finished_at", "started_at")
     results = (
-        counted(user)
-        .filter(status__in=Game.PLAYED)
-        .order_by(finish, "pk")
-        .values_list("status", flat=True)
+        games.filter(status__in=Game.PLAYED).order_by(finish, "pk").values_list("status", flat=True)
     )
     current, best = streaks(status == Status.WON for status in results)
-    return Statistics(**figures, current_streak=current, best_streak=best)
+    return Statistics(**figures, current_streak=current, best_streak=best, rules=rules)
 
 
 def streaks(wins: Iterable[bool]) -> tuple[int, int]:
@@ -97,6 +200,94 @@ def streaks(wins: Iterable[bool]) -> tuple[int, int]:
     return current, best
 
 
+def scored_play(user) -> list[ScoredPlay]:
+    """Each scoring system the user has a hand in: the bank and the best finished hands."""
+    banks = dict(
+        user.games.exclude(scoring=Scoring.NONE)
+        .values_list("scoring")
+        .annotate(bank=Sum("score"))
+        .values_list("scoring", "bank")
+    )
+    found = []
+    for scoring, label in Scoring.choices:
+        if scoring not in banks:
+            continue
+        best = (
+            counted(user)
+            .filter(scoring=scoring, status__in=Game.PLAYED)
+            .select_related("deal")
+            .order_by("-score", Coalesce("finished_at", "started_at"), "pk")[:BEST_HANDS]
+        )
+        hands = [
+            Hand(game.score, game.deal.identifier, game.rules, game.finished_at or game.started_at)
+            for game in best
+        ]
+        found.append(ScoredPlay(scoring, label, banks[scoring], hands))
+    return found
+
+
+def winnable(user) -> Winnable:
+    verdict = Verdict.objects.filter(deal=OuterRef("deal"), rules=OuterRef("rules"))
+    games = counted(user).filter(status__in=Game.PLAYED)
+    rows = games.annotate(verdict=Subquery(verdict.values("result")[:1])).values_list(
+        "deal", "rules", "status", "verdict"
+    )
+    verdicts, played, won = {}, 0, 0
+    for deal, rules, status, result in rows:
+        verdicts[deal, rules] = result
+        if result == Deal.Verdict.WINNABLE:
+            played += 1
+            won += status == Status.WON
+    results = list(verdicts.values())
+    return Winnable(
+        deals=len(results),
+        winnable=results.count(Deal.Verdict.WINNABLE),
+        undecided=results.count(None),
+        played_on_winnable=played,
+        won_on_winnable=won,
+    )
+
+
+def daily(user, today: date | None = None) -> Daily:
+    today = today or timezone.now().date()
+    games = counted(user).filter(daily__isnull=False).order_by("-daily")
+    cleared = sorted(games.filter(status=Status.WON).values_list("daily", flat=True))
+    current, best = daily_streaks(cleared, today)
+    lines = [
+        DailyLine(
+            day=game.daily,
+            result=RESULTS[game.status],
+            cleared=game.cleared,
+            time=clock(game.elapsed_ms()),
+            everyone=daily_results(game.daily),
+        )
+        for game in games[:DAILY_SHOWN]
+    ]
+    todays = next((game for game in games[:1] if game.daily == today), None)
+    summary = None
+    if todays is not None and todays.status == Status.WON:
+        summary = (
+            f"Today's deal: {todays.cleared}/28 in {clock(todays.elapsed_ms())}, "
+            f"longest run {todays.longest_run}, {todays.undo_count} undos"
+        )
+    return Daily(current, best, lines, summary)
+
+
+def daily_streaks(cleared: list[date], today: date) -> tuple[int, int]:
+    """The daily streak still going today and the longest one, of the days cleared in order:
+    a gap of one missed day keeps a streak, two missed days end it."""
+    longest = current = 0
+    previous = None
+    for day in cleared:
+        gap = (day - previous).days - 1 if previous else 0
+        current = current + 1 if gap <= GRACE_DAYS else 1
+        longest = max(longest, current)
+        previous = day
+    if previous is None or (today - previous).days - 1 > GRACE_DAYS:
+        current = 0
+    return current, longest
+
+
 def history(user):
     """The user's counted games, newest first, with their deals."""
     return counted(user).select_related("deal").order_by("-started_at", "-pk")
@@ -104,9 +295,13 @@ def history(user):
 
 def line(game: Game, table_id: int | None) -> Line:
     on_table = game.pk == table_id
+    scored = game.scoring != Scoring.NONE
     return Line(
         game_id=game.pk,
         deal=game.deal.identifier,
+        rules=game.rules,
+        scoring=game.get_scoring_display() if scored else None,
+        score=game.score if scored else None,
         result=RESULTS[game.status],
         cleared=game.cleared,
         longest_run=game.longest_run,

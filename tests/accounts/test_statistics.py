@@ -1,23 +1,26 @@
 """A player's statistics, computed from a built history, and the My games page that shows them."""
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from accounts import records
-from game.models import Deal, Game
+from game.models import Deal, Game, Verdict
 from tests.accounts.conftest import account_game, act, make_user
+from tests.site.markup import element, elements
 
 Status = Game.Status
 W, D, L = Status.WON, Status.DEAD_END, Status.LEFT
 START = datetime(2026, 5, 1, 9, tzinfo=UTC)
 
 
-def game_of(user, status, *, finished: int | None, moves=30, ms=300_000, run=5, deal=1):
+def game_of(user, status, *, finished: int | None, moves=30, ms=300_000, run=5, deal=1, **fields):
     """A game finished `finished` hours after START (None: never finished)."""
     at = None if finished is None else START + timedelta(hours=finished)
     return Game.objects.create(
+        **fields,
         owner=user,
         deal=Deal.for_number(deal),
         status=status,
@@ -45,7 +48,7 @@ def history(alice):
 
 
 def test_statistics_of_a_built_history(history):
-    figures = records.statistics(history)
+    figures = records.statistics(history).overall
 
     assert (figures.played, figures.won) == (9, 7)
     assert figures.win_rate == pytest.approx(7 / 9)
@@ -55,7 +58,7 @@ def test_statistics_of_a_built_history(history):
 
 
 def test_a_player_with_no_games(alice):
-    figures = records.statistics(alice)
+    figures = records.statistics(alice).overall
 
     assert (figures.played, figures.won, figures.longest_run) == (0, 0, 0)
     assert figures.win_rate is None and figures.best_time is None
@@ -127,3 +130,101 @@ def test_my_games_needs_an_account(client, db):
     response = client.get("/accounts/games/")
 
     assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+
+
+def test_each_rule_set_has_its_own_figures_the_standard_game_first(alice):
+    game_of(alice, W, finished=1, ms=200_000, rules="wild")
+    game_of(alice, D, finished=2, rules="wild")
+    game_of(alice, W, finished=3, ms=150_000, rules="open+nowrap", run=11)
+    game_of(alice, D, finished=4, run=3)
+    game_of(alice, Status.PLAYING, finished=None, rules="headstart")  # not played yet
+
+    by_rules = records.statistics(alice).by_rules
+
+    assert [figures.rules for figures in by_rules] == ["standard", "open+nowrap", "wild"]
+    standard, open_nowrap, wild = by_rules
+    assert (standard.played, standard.won, standard.longest_run) == (1, 0, 3)
+    assert (open_nowrap.played, open_nowrap.won, open_nowrap.best_time) == (1, 1, "2:30")
+    assert (wild.played, wild.won, wild.current_streak, wild.best_streak) == (2, 1, 0, 1)
+
+
+def test_the_bank_sums_every_hand_and_the_best_hands_are_the_top_three(alice):
+    for hour, score in enumerate([120, -30, 455, 80, 200], start=1):
+        game_of(alice, D, finished=hour, scoring="classic", score=score, deal=hour)
+    game_of(alice, Status.PLAYING, finished=None, scoring="classic", score=500, deal=9)
+    game_of(alice, W, finished=7, scoring="pysol", score=900)
+    game_of(alice, W, finished=8, score=0)  # unscored
+
+    scored = {play.scoring: play for play in records.statistics(alice).scored}
+
+    assert set(scored) == {"classic", "pysol"}
+    assert scored["classic"].bank == 120 - 30 + 455 + 80 + 200 + 500, "the hand on the table too"
+    best = scored["classic"].best
+    assert [(hand.score, hand.deal) for hand in best] == [(455, "3"), (200, "5"), (120, "1")]
+    assert scored["pysol"].bank == 900
+
+
+def test_winnable_deals_count_only_decided_verdicts(alice):
+    deals = {number: Deal.for_number(number) for number in (1, 2, 3)}
+    Verdict.objects.create(deal=deals[1], rules="standard", result="winnable", nodes=1)
+    Verdict.objects.create(deal=deals[2], rules="standard", result="unwinnable", nodes=1)
+    Verdict.objects.create(deal=deals[2], rules="wild", result="winnable", nodes=1)
+    game_of(alice, W, finished=1, deal=1)
+    game_of(alice, D, finished=2, deal=1)
+    game_of(alice, D, finished=3, deal=2)
+    game_of(alice, D, finished=4, deal=2, rules="wild")
+    game_of(alice, W, finished=5, deal=3)  # no verdict stored
+
+    found = records.statistics(alice).winnable
+
+    assert (found.deals, found.winnable, found.undecided) == (4, 2, 1)
+    assert (found.played_on_winnable, found.won_on_winnable) == (3, 1)
+    assert found.win_rate == pytest.approx(1 / 3)
+
+
+@pytest.mark.parametrize(
+    ("cleared", "today", "streaks"),
+    [
+        ([], date(2026, 5, 10), (0, 0)),
+        ([1, 2, 3], date(2026, 5, 3), (3, 3)),
+        ([1, 3, 4], date(2026, 5, 5), (3, 3)),  # one day missed: forgiven
+        ([1, 2, 5, 6], date(2026, 5, 6), (2, 2)),  # two days missed: a new streak
+        ([1, 2, 3], date(2026, 5, 5), (3, 3)),  # yesterday missed, today not yet played
+        ([1, 2, 3], date(2026, 5, 6), (0, 3)),  # two days missed since
+        ([1, 2, 3, 4, 8], date(2026, 5, 8), (1, 4)),
+    ],
+)
+def test_daily_streaks_forgive_one_missed_day(cleared, today, streaks):
+    days = [date(2026, 5, day) for day in cleared]
+
+    assert records.daily_streaks(days, today) == streaks
+
+
+def test_my_games_shows_rule_sets_scores_and_the_daily_deals(alice):
+    today = timezone.now().date()
+    for days_ago in (3, 1):
+        game_of(alice, W, finished=1, daily=today - timedelta(days=days_ago), deal=days_ago)
+    mine = game_of(alice, W, finished=2, daily=today, ms=252_000, run=9, deal=5)
+    game_of(make_user("bob"), D, finished=1, daily=today, deal=6)
+    game_of(alice, D, finished=3, rules="wild", scoring="pysol", score=77, deal=7)
+    client = Client()
+    client.force_login(alice)
+
+    page = client.get("/accounts/games/").content
+
+    assert element(page, data_daily_streak=True).text == "3"
+    assert element(page, data_daily_today=True).text == (
+        f"Today's deal: 28/28 in 4:12, longest run 9, {mine.undo_count} undos"
+    )
+    days = [row["data-daily"] for row in elements(page, "tr", data_daily=True)]
+    assert days == [str(today - timedelta(days=ago)) for ago in (0, 1, 3)]
+    everyone = element(element(page, "tr", data_daily=str(today)), data_everyone_played=True)
+    assert everyone["data-everyone-played"] == "2" and "50% cleared" in everyone.text
+    assert "median 4:12" in everyone.text
+    rule_sets = [row["data-rule-set"] for row in elements(page, "tr", data_rule_set=True)]
+    assert rule_sets == ["standard", "wild"]
+    wild = element(page, "tr", data_rule_set="wild")
+    assert element(wild, data_figure="played").text == "1"
+    assert element(element(page, data_scored="pysol"), data_bank=True).text == "77"
+    scored_line = element(page, "td", data_rules="wild")
+    assert "77" in scored_line.text and "PySolFC" in scored_line.text
