@@ -21,13 +21,6 @@ class Deal(models.Model):
     deck = models.CharField(max_length=104, unique=True, help_text="Deck code, 52 cards.")
     number = models.BigIntegerField(null=True, blank=True, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
-    verdict = models.CharField(
-        max_length=10, choices=Verdict.choices, blank=True,
-        help_text="The full-information solver's verdict; empty until computed.",
-    )  # fmt: skip
-    verdict_nodes = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Positions the solver searched for the verdict."
-    )
 
     class Meta:
         ordering = ["number", "id"]
@@ -69,7 +62,7 @@ class Deal(models.Model):
 
 
 STORED_DEAL_SQL = """
-INSERT INTO game_deal (deck, number, created_at, verdict) VALUES (%s, %s, %s, '')
+INSERT INTO game_deal (deck, number, created_at) VALUES (%s, %s, %s)
 ON CONFLICT (deck) DO UPDATE SET number = COALESCE(game_deal.number, excluded.number)
 RETURNING id, number
 """

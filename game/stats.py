@@ -15,7 +15,9 @@ from django.db.models.functions import Cast, NullIf, TruncDate
 from django.utils import timezone
 
 from .engine.geometry import TABLEAU_SIZE
-from .models import Deal, Game
+from .engine.rules import STANDARD_NAME
+from .engine.scoring import CLASSIC, PYSOL
+from .models import Deal, Game, Verdict
 
 WON = Q(status=Game.Status.WON)
 PLAYED = Q(status__in=Game.PLAYED)
@@ -54,6 +56,37 @@ class Overview:
     @property
     def undos_per_game(self) -> float | None:
         return self.undos / self.played if self.played else None
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A rule set's games, and the solver's verdicts on the deals it has decided under it."""
+
+    rules: str
+    played: int
+    won: int
+    decided: int
+    winnable: int
+
+    @property
+    def win_rate(self) -> float | None:
+        return self.won / self.played if self.played else None
+
+    @property
+    def winnable_share(self) -> float | None:
+        return self.winnable / self.decided if self.decided else None
+
+
+@dataclass(frozen=True)
+class ScoreBucket:
+    low: int
+    high: int
+    """The bucket holds the scores from low up to high, high left out."""
+    hands: int
+
+
+SCORE_BUCKET = {PYSOL: 100, CLASSIC: 25}
+"""Points per bar of a scoring system's chart: about twenty bars from the worst hand to the best."""
 
 
 @dataclass(frozen=True)
@@ -176,3 +209,60 @@ def hardest_deals(min_plays: int = HARDEST_MIN_PLAYS, limit: int = 10) -> list[D
     """Deals played at least min_plays times, lowest win rate first (the most played first among
     equals, since their rate is the surest)."""
     return _deals_of(_per_deal(min_plays).order_by("win_rate", "-plays", "deal")[:limit])
+
+
+def by_rules() -> list[RuleSet]:
+    """Every rule set with played games or stored verdicts, the standard game first. Verdicts
+    are counted over the deals the solver decided (not "unknown") under each rule set."""
+    games = {
+        row["rules"]: row
+        for row in played_games()
+        .values("rules")
+        .annotate(played=Count("id"), won=Count("id", filter=WON))
+        .order_by()
+    }
+    decided = ~Q(result=Deal.Verdict.UNKNOWN)
+    verdicts = {
+        row["rules"]: row
+        for row in Verdict.objects.values("rules")
+        .annotate(
+            decided=Count("id", filter=decided),
+            winnable=Count("id", filter=Q(result=Deal.Verdict.WINNABLE)),
+        )
+        .order_by()
+    }
+    names = sorted({*games, *verdicts}, key=lambda name: (name != STANDARD_NAME, name))
+    none = {"played": 0, "won": 0, "decided": 0, "winnable": 0}
+    return [
+        RuleSet(
+            rules=name,
+            played=games.get(name, none)["played"],
+            won=games.get(name, none)["won"],
+            decided=verdicts.get(name, none)["decided"],
+            winnable=verdicts.get(name, none)["winnable"],
+        )
+        for name in names
+    ]
+
+
+def score_distribution(scoring: str) -> list[ScoreBucket]:
+    """Played hands of a scoring system by score, in buckets of SCORE_BUCKET points from the
+    worst hand's to the best's (empty buckets between included); [] with no hand yet."""
+    width = SCORE_BUCKET[scoring]
+    counts = (
+        played_games()
+        .filter(scoring=scoring)
+        .values("score")
+        .annotate(hands=Count("id"))
+        .values_list("score", "hands")
+        .order_by()
+    )
+    by_bucket: dict[int, int] = {}
+    for score, hands in counts:
+        by_bucket[score // width] = by_bucket.get(score // width, 0) + hands
+    if not by_bucket:
+        return []
+    return [
+        ScoreBucket(bucket * width, (bucket + 1) * width, by_bucket.get(bucket, 0))
+        for bucket in range(min(by_bucket), max(by_bucket) + 1)
+    ]

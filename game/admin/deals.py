@@ -1,36 +1,36 @@
 from django.contrib import admin, messages
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 
 from game import stats
 from game.models import Deal, Game
 
 from .links import percent
 from .search import DealNumberSearch
-from .verdicts import store_verdicts
+from .verdicts import VerdictFilter, label, store_verdicts, with_standard_verdict
 
 ACTION_VERDICT_LIMIT = 200
 """Deals solved by one run of the action: staff run it again for the rest, so that no single
 request has to solve every deal selected."""
-ACTION_VERDICT_BUDGET_MS = 2000
-"""Solver time per deal for the admin action: generous, since staff asked for it."""
 
 
 @admin.register(Deal)
 class DealAdmin(DealNumberSearch, admin.ModelAdmin):
-    list_display = ["identifier", "games_played", "wins", "win_rate", "verdict", "created_at"]
-    list_filter = ["verdict", "created_at"]
+    list_display = [
+        "identifier", "games_played", "wins", "win_rate", "standard_verdict", "created_at",
+    ]  # fmt: skip
+    list_filter = [VerdictFilter, "created_at"]
     search_fields = ["deck"]
     search_help_text = "A deal number or (part of) a deck code."
     readonly_fields = [
-        "deck", "number", "created_at", "verdict", "verdict_nodes",
-        "games_played", "wins", "win_rate",
+        "deck", "number", "created_at", "verdicts", "games_played", "wins", "win_rate",
     ]  # fmt: skip
     actions = ["compute_verdict"]
 
     def get_queryset(self, request):
         # Every deal, played or not: the admin lists deals nobody has played yet too.
-        return stats.with_play_counts(super().get_queryset(request))
+        return with_standard_verdict(stats.with_play_counts(super().get_queryset(request)))
 
     def has_add_permission(self, request):
         return False  # Deals come from play: a number or a deck code a player typed.
@@ -50,18 +50,31 @@ class DealAdmin(DealNumberSearch, admin.ModelAdmin):
     def win_rate(self, deal):
         return percent(deal.win_rate)
 
-    @admin.action(description="Compute the solver verdict", permissions=["change"])
+    @admin.display(ordering="standard_verdict", description="verdict (standard game)")
+    def standard_verdict(self, deal):
+        return label(deal.standard_verdict)
+
+    @admin.display(description="solver's verdicts")
+    def verdicts(self, deal):
+        stored = deal.verdicts.order_by("rules")
+        if not stored:
+            return "none yet"
+        return format_html_join(
+            mark_safe("<br>"),
+            "{}: {} ({} positions searched)",
+            ((verdict.rules, label(verdict.result), verdict.nodes) for verdict in stored),
+        )
+
+    @admin.action(description="Compute the solver verdict (standard game)", permissions=["change"])
     def compute_verdict(self, request, queryset):
-        undecided = queryset.filter(verdict__in=["", Deal.Verdict.UNKNOWN])
+        undecided = queryset.filter(standard_verdict=None)
         left_over = max(0, undecided.count() - ACTION_VERDICT_LIMIT)
-        batch = undecided[:ACTION_VERDICT_LIMIT]
-        solved = store_verdicts(batch, budget_ms=ACTION_VERDICT_BUDGET_MS)
-        unknown = sum(deal.verdict == Deal.Verdict.UNKNOWN for deal in solved)
+        solved = store_verdicts(undecided[:ACTION_VERDICT_LIMIT])
+        unknown = list(solved.values()).count(Deal.Verdict.UNKNOWN)
         more = f" {left_over} more are waiting: run it again." if left_over else ""
         self.message_user(
             request,
-            f"Solved {len(solved)} deals ({unknown} still unknown after "
-            f"{ACTION_VERDICT_BUDGET_MS} ms each); deals with a verdict were left as they were."
-            + more,
+            f"Solved {len(solved)} deals ({unknown} unknown within the solver's budget); deals "
+            "with a verdict were left as they were." + more,
             messages.SUCCESS,
         )

@@ -1,5 +1,10 @@
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, render
+from django.urls import path, reverse
+from django.utils.html import format_html
 
+from game import play, review
 from game.display import clock
 from game.engine.state import IllegalAction
 from game.models import Game
@@ -8,24 +13,26 @@ from .links import change_link, player_of
 from .moves import log_entries
 from .search import DealNumberSearch
 from .table import table_at
+from .verdicts import GameVerdictFilter
 from .view_only import ViewOnly
 
 
 @admin.register(Game)
 class GameAdmin(DealNumberSearch, ViewOnly, admin.ModelAdmin):
     list_display = [
-        "id", "deal_link", "player", "status", "cleared", "longest_run", "move_count",
-        "active_time", "hint_count", "undo_count", "started_at",
+        "id", "deal_link", "player", "rules", "scoring", "score", "status", "cleared",
+        "longest_run", "move_count", "active_time", "hint_count", "undo_count", "started_at",
     ]  # fmt: skip
-    list_filter = ["status", "started_at", "deal__verdict"]
+    list_filter = ["status", "rules", "scoring", "started_at", GameVerdictFilter]
     list_select_related = ["deal", "owner"]
     date_hierarchy = "started_at"
     deal_number_lookup = "deal__number"
     search_fields = ["deal__deck", "owner__username", "session_key__exact"]
     search_help_text = "A deal number, (part of) a deck code, or a player's user name."
     fields = [
-        "deal_link", "player", "status", "cleared", "longest_run", "move_count", "undo_count",
-        "hint_count", "active_time", "started_at", "finished_at", "updated_at",
+        "deal_link", "player", "rules", "scoring", "score", "daily", "status", "analysis_link",
+        "cleared", "longest_run", "move_count", "undo_count", "hint_count", "active_time",
+        "started_at", "finished_at", "updated_at",
     ]  # fmt: skip
     readonly_fields = fields
     change_form_template = "admin/game/game/change_form.html"
@@ -41,6 +48,33 @@ class GameAdmin(DealNumberSearch, ViewOnly, admin.ModelAdmin):
     @admin.display(description="time", ordering="active_ms")
     def active_time(self, game):
         return clock(game.elapsed_ms())
+
+    @admin.display(description="analysis")
+    def analysis_link(self, game):
+        if game.status == Game.Status.PLAYING:
+            return "once the game is over"
+        url = reverse("admin:game_game_analysis", args=[game.pk])
+        return format_html('<a href="{}" data-analysis-link>See the analysis</a>', url)
+
+    def get_urls(self):
+        analysis = self.admin_site.admin_view(self.analysis_view)
+        return [
+            path("<int:game_id>/analysis/", analysis, name="game_game_analysis"),
+            *super().get_urls(),
+        ]
+
+    def analysis_view(self, request, game_id):
+        """The analysis page the player sees, for any game: staff look at how a deal went."""
+        game = get_object_or_404(Game.objects.select_related("deal"), pk=game_id)
+        if not self.has_view_permission(request, game):
+            raise PermissionDenied
+        step = _whole_number(request.GET.get("step"))
+        try:
+            analysis = play.analysis_of_game(game)
+        except play.StillPlaying:
+            message = f"Game {game.pk} is still being played: its analysis comes once it is over."
+            return render(request, "notice_page.html", {"message": message}, status=404)
+        return render(request, "game/analysis.html", review.context(game, analysis, step))
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         game = self.get_object(request, object_id)
@@ -60,6 +94,11 @@ class GameAdmin(DealNumberSearch, ViewOnly, admin.ModelAdmin):
             "replay_error": replay_error,
         }
         return super().change_view(request, object_id, form_url, context)
+
+
+def _whole_number(text: str | None) -> int | None:
+    """?step=N of the analysis page; anything else shows its start, as review.context does."""
+    return int(text) if text and text.isascii() and text.isdigit() else None
 
 
 def _requested_seq(text: str | None, actions) -> int:

@@ -1,5 +1,5 @@
 from game.engine.solver import solve
-from game.models import Deal
+from game.models import Deal, Verdict
 
 from .support import changelist, parse, text_of
 
@@ -96,8 +96,11 @@ def test_compute_verdict_action_stores_the_solvers_verdict(staff_client, played)
     )
 
     assert response.status_code == 200
-    deal.refresh_from_db()
-    assert (deal.verdict, deal.verdict_nodes) == (Deal.Verdict.WINNABLE, solve(deal.cards).nodes)
+    stored = Verdict.objects.get(deal=deal, rules="standard")
+    assert (stored.result, stored.nodes) == (Deal.Verdict.WINNABLE, solve(deal.cards).nodes)
+    listed = changelist(staff_client.get("/admin/game/deal/").content.decode())
+    verdicts = {row["identifier"].text: row["standard_verdict"].text for row in listed}
+    assert verdicts == {"1": "winnable", "2": "–"}
 
 
 def test_the_verdict_action_solves_a_batch_at_a_time(staff_client, played, monkeypatch):
@@ -111,4 +114,4 @@ def test_the_verdict_action_solves_a_batch_at_a_time(staff_client, played, monke
     )
 
     assert "1 more are waiting: run it again." in response.content.decode()
-    assert Deal.objects.filter(pk__in=deals).exclude(verdict="").count() == 1
+    assert Verdict.objects.filter(deal__in=deals).count() == 1

@@ -3,7 +3,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 
 from game.engine.solver import solve
-from game.models import Deal
+from game.models import Deal, Game, Verdict
+from tests.site.markup import element, elements
 
 from .support import parse, text_of
 
@@ -16,11 +17,11 @@ def solver_calls(monkeypatch):
     so that a slow machine cannot turn a verdict into "unknown"."""
     solved = []
 
-    def solve_without_clock(deck, **budget):
+    def solve_without_clock(deck, rules, **budget):
         solved.append(deck)
-        return solve(deck)
+        return solve(deck, rules)
 
-    monkeypatch.setattr("game.admin.verdicts.solve", solve_without_clock)
+    monkeypatch.setattr("game.verdicts.solve", solve_without_clock)
     return solved
 
 
@@ -85,8 +86,8 @@ def test_hardest_deals_get_a_stored_verdict_once(staff_client, played, solver_ca
 
     hardest = text_of(html, "id", "hardest")
     assert hardest.index("2 2 0 0% winnable") < hardest.index("1 2 1 50% winnable")
-    assert Deal.objects.get(pk=second.pk).verdict == Deal.Verdict.WINNABLE
-    assert Deal.objects.get(pk=first.pk).verdict_nodes == solve(first.cards).nodes
+    assert Verdict.objects.get(deal=second, rules="standard").result == Deal.Verdict.WINNABLE
+    assert Verdict.objects.get(deal=first, rules="standard").nodes == solve(first.cards).nodes
     page(staff_client, "?min_plays=2")
     assert len(solver_calls) == 2  # stored, so not solved again
 
@@ -143,3 +144,41 @@ def test_the_admin_links_to_the_page(staff_client):
     html = staff_client.get("/admin/").content.decode()
 
     assert parse(html).find_all("href", URL)
+
+
+def test_games_wins_and_winnable_share_by_rule_set(staff_client, played, solver_calls):
+    first, second = played["first"], played["second"]
+    for status in (Game.Status.WON, Game.Status.WON, Game.Status.DEAD_END):
+        Game.objects.create(deal=first, status=status, rules="wild", move_count=9)
+    Verdict.objects.create(deal=first, rules="wild", result="winnable", nodes=5)
+    Verdict.objects.create(deal=second, rules="wild", result="unwinnable", nodes=5)
+    Verdict.objects.create(deal=first, rules="open", result="unknown", nodes=5)
+    Verdict.objects.create(deal=second, rules="open", result="winnable", nodes=5)
+
+    html = page(staff_client)
+
+    rows = [row["data-rule-set"] for row in elements(html, "tr", data_rule_set=True)]
+    assert rows == ["standard", "open", "wild"]
+    assert element(html, "tr", data_rule_set="standard").text == "standard 4 1 25% –"
+    assert element(html, "tr", data_rule_set="wild").text == "wild 3 2 67% 50% of 2"
+    assert element(html, "tr", data_rule_set="open").text == "open 0 0 – 100% of 1"
+
+
+def test_hand_scores_per_scoring_system(staff_client, played, solver_calls):
+    deal = played["first"]
+    for score in (-52, -40, 60, 1210):
+        Game.objects.create(deal=deal, status=Game.Status.DEAD_END, scoring="pysol", score=score)
+    Game.objects.create(deal=deal, status=Game.Status.PLAYING, scoring="pysol", score=2000)
+
+    html = page(staff_client)
+
+    pysol = element(html, id="scores-pysol")
+    buckets = {
+        row["data-score-bucket"]: row.text for row in elements(pysol, data_score_bucket=True)
+    }
+    assert buckets == {"-100": "-100 to -1 2", "0": "0 to 99 1", "1200": "1200 to 1299 1"}
+    chart = element(pysol, role="img")
+    titles = [part.text for part in elements(chart, "title")]
+    assert len(titles) == 14, "every 100 points from -100 to 1299 has its bar"
+    assert titles[0] == "2 hands scored -100 to -1" and titles[5] == "0 hands scored 400 to 499"
+    assert "No scored hands yet." in element(html, id="scores-classic").text
