@@ -1,5 +1,6 @@
 from game.engine.solver import solve
-from game.models import Deal, Verdict
+from game.models import Deal, Game, Verdict
+from tests.site.markup import read
 
 from .support import changelist, parse, text_of
 
@@ -115,3 +116,34 @@ def test_the_verdict_action_solves_a_batch_at_a_time(staff_client, played, monke
 
     assert "1 more are waiting: run it again." in response.content.decode()
     assert Verdict.objects.filter(deal__in=deals).count() == 1
+
+
+def test_a_deals_page_lists_its_verdict_under_each_rule_set(staff_client, played):
+    deal = played["first"]
+    Verdict.objects.create(deal=deal, rules="standard", result="winnable", nodes=120)
+    Verdict.objects.create(deal=deal, rules="open+nowrap", result="unwinnable", nodes=4500)
+
+    html = staff_client.get(f"/admin/game/deal/{deal.pk}/change/").content.decode()
+
+    [verdicts] = [row.text for row in read(html).descendants() if "field-verdicts" in row.classes]
+    assert "open+nowrap: not winnable (4500 positions searched)" in verdicts
+    assert "standard: winnable (120 positions searched)" in verdicts
+
+
+def test_games_are_filtered_by_the_verdict_under_their_own_rules(staff_client, played):
+    first, second = played["first"], played["second"]
+    Verdict.objects.create(deal=first, rules="standard", result="winnable", nodes=1)
+    Verdict.objects.create(deal=second, rules="wild", result="winnable", nodes=1)
+    wild = Game.objects.create(deal=second, rules="wild", status=Game.Status.WON, move_count=5)
+
+    def games(verdict):
+        rows = changelist(staff_client.get(GAMES, {"verdict": verdict}).content.decode())
+        return sorted(int(row["id"].text) for row in rows)
+
+    of_first = [game.pk for game in played["games"] if game.deal == first]
+    assert games("winnable") == sorted([*of_first, wild.pk]), "the wild game by its wild verdict"
+    assert games("undecided") == sorted(game.pk for game in played["games"] if game.deal == second)
+    deals = changelist(
+        staff_client.get("/admin/game/deal/", {"verdict": "winnable"}).content.decode()
+    )
+    assert [row["identifier"].text for row in deals] == ["1"]
