@@ -6,6 +6,7 @@ from django.utils.html import format_html
 
 from game import play, review
 from game.display import clock
+from game.engine.rules import Rules
 from game.engine.state import IllegalAction
 from game.models import Game
 
@@ -83,7 +84,10 @@ class GameAdmin(DealNumberSearch, ViewOnly, admin.ModelAdmin):
         actions = list(game.actions.order_by("seq"))
         at = _requested_seq(request.GET.get("at"), actions)
         try:
-            table, replay_error = table_at(game.deal.cards, actions, at), None
+            table, replay_error = (
+                table_at(game.deal.cards, actions, at, Rules.from_name(game.rules)),
+                None,
+            )
         except IllegalAction as error:
             table, replay_error = None, str(error)
         context = {

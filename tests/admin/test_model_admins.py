@@ -1,5 +1,5 @@
 from game.engine.solver import solve
-from game.models import Deal, Game, Verdict
+from game.models import Action, Deal, Game, Verdict
 from tests.site.markup import read
 
 from .support import changelist, parse, text_of
@@ -147,3 +147,14 @@ def test_games_are_filtered_by_the_verdict_under_their_own_rules(staff_client, p
         staff_client.get("/admin/game/deal/", {"verdict": "winnable"}).content.decode()
     )
     assert [row["identifier"].text for row in deals] == ["1"]
+
+
+def test_a_games_table_is_replayed_under_its_own_rules(staff_client, db):
+    game = Game.objects.create(deal=Deal.for_number(1), rules="wild", move_count=2)
+    Action.objects.create(game=game, seq=1, kind="wild")
+    Action.objects.create(game=game, seq=2, kind="take", pos=18)
+
+    html = staff_client.get(f"{GAMES}{game.pk}/change/").content.decode()
+
+    assert "Cleared 1/28" in text_of(html, "data-table-at")
+    assert "wild card" in text_of(html, "data-seq", "1").lower()
