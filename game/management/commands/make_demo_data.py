@@ -2,16 +2,20 @@
 
 Most games are figures only (no log), drawn from plausible distributions: a few deals are played
 far more than others, players win about 60% of games, some deals are left untouched, dates spread
-over the last --days days.
+over the last --days days. Most are the standard game, the rest other rule sets; about a quarter
+are scored hands (PySolFC's points or Hogue's original), without undo as scored play is.
 A few (--logged) are real games played by a random player through the engine, with a full log,
-so that a game's page has a move list and a table to show.
+so that a game's page has a move list and a table to show, and a score worked out from the moves.
+Over the last --daily-days days, about half the demo players have a record of the day's daily
+deal.
 """
 
 import random
-from datetime import timedelta
+from datetime import UTC, datetime, time, timedelta
 from itertools import accumulate
 from math import log
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.core.management.base import BaseCommand, CommandError
@@ -19,8 +23,11 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from game.engine.deck import deck_for_number, format_deck
+from game.engine.rules import Rules
+from game.engine.scoring import CLASSIC, MAXIMUM, PYSOL, START, hand_score
 from game.engine.state import Table
 from game.models import Action, Deal, Game
+from game.play import daily_deal
 
 BATCH = 2000
 DEMO_PLAYER_PREFIX = "demo-player-"
@@ -28,6 +35,11 @@ UNWINNABLE_SHARE = 0.05
 """Share of deals made (nearly) impossible for players, so the hardest-deals list has members."""
 SKIPPED_SHARE = 0.1
 """Share of the games not won that were dealt and left at once, as many a visitor does."""
+RULE_SETS = {"standard": 0.8, "wild": 0.07, "open+nowrap": 0.05, "headstart": 0.04, "nowrap": 0.04}
+"""Rule sets of the demo games and their shares."""
+SCORED_SHARE = 0.25
+DAILY_SHARE = 0.5
+"""Share of the demo players with a record of a given day's daily deal."""
 
 
 class Command(BaseCommand):
@@ -39,10 +51,13 @@ class Command(BaseCommand):
         parser.add_argument("--days", type=int, default=90, help="spread games over these days")
         parser.add_argument("--players", type=int, default=300, help="demo user accounts")
         parser.add_argument("--logged", type=int, default=200, help="games played with a log")
+        parser.add_argument(
+            "--daily-days", type=int, default=30, help="days with daily deal records"
+        )
         parser.add_argument("--seed", type=int, default=1)
 
-    def handle(self, *args, games, deals, days, players, logged, seed, **options):
-        if min(games, deals, days) < 1 or min(players, logged) < 0:
+    def handle(self, *args, games, deals, days, players, logged, daily_days, seed, **options):
+        if min(games, deals, days) < 1 or min(players, logged, daily_days) < 0:
             raise CommandError("--games, --deals and --days must be positive, the rest >= 0")
         rng = random.Random(seed)
         with transaction.atomic():
@@ -59,20 +74,25 @@ class Command(BaseCommand):
                     batch_size=BATCH,
                 )
                 made += size
+            dailies = maker.daily_records(daily_days)
+            Game.objects.bulk_create(dailies, batch_size=BATCH)
         # Statistics for the query planner, as after any bulk load: without them PostgreSQL
         # guesses a few hundred games and sorts 100,000 on disk to count them by day.
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE")
         self.stdout.write(
             f"Made {games} games ({min(logged, games)} with a log) "
-            f"of {deals} deals by {players} players and anonymous visitors."
+            f"of {deals} deals by {players} players and anonymous visitors, "
+            f"and {len(dailies)} daily deal records over {daily_days} days."
         )
 
 
 def _demo_deals(count: int) -> list[int]:
     Deal.objects.bulk_create(
         [
-            Deal(number=number, deck=format_deck(deck_for_number(number)))
+            Deal(
+                number=number, deck=format_deck(deck_for_number(number, settings.TRIPEAKS_DEAL_KEY))
+            )
             for number in range(1, count + 1)
         ],
         ignore_conflicts=True,
@@ -114,11 +134,17 @@ class _GameMaker:
         index = rng.choices(range(len(self.deal_ids)), cum_weights=self.cumulative_popularity)[0]
         # More games lately: the site is growing.
         started = self.now - timedelta(days=self.days * (1 - rng.random() ** 0.6))
+        scoring = Game.Scoring.NONE
+        if rng.random() < SCORED_SHARE:
+            scoring = rng.choice([PYSOL, CLASSIC])
         game = Game(
             deal_id=self.deal_ids[index],
+            rules=rng.choices(list(RULE_SETS), weights=list(RULE_SETS.values()))[0],
+            scoring=scoring,
             started_at=started,
             hint_count=_some(rng, 0.3, 5),
-            undo_count=_some(rng, 0.35, 6),
+            # Scored play has no undo.
+            undo_count=_some(rng, 0.35, 6) if scoring == Game.Scoring.NONE else 0,
             **self._owner(),
         )
         if logged:
@@ -126,6 +152,35 @@ class _GameMaker:
         else:
             self._figures(game, won=rng.random() < self.win_chance[index])
         return game
+
+    def daily_records(self, days: int) -> list[Game]:
+        """Each demo player's record of about half the daily deals of the last `days` days, today
+        included (one started lately may still be in play): figures only, standard and
+        unscored."""
+        records = []
+        today = self.now.date()
+        for ago in range(days):
+            day = today - timedelta(days=ago)
+            deal = daily_deal(day)
+            start = datetime.combine(day, time(), tzinfo=UTC)
+            # Played within the day and, today, finished by now.
+            window = min(timedelta(hours=22), self.now - timedelta(minutes=30) - start)
+            window = max(window, timedelta(0))
+            for owner_id in self.owner_ids:
+                if self.rng.random() >= DAILY_SHARE:
+                    continue
+                played = start + window * self.rng.random()
+                game = Game(
+                    deal=deal,
+                    daily=day,
+                    owner_id=owner_id,
+                    started_at=played,
+                    hint_count=_some(self.rng, 0.3, 5),
+                    undo_count=_some(self.rng, 0.35, 6),
+                )
+                self._figures(game, won=self.rng.random() < 0.7)
+                records.append(game)
+        return records
 
     def actions_of(self, game: Game) -> list[Action]:
         actions = self.logs.pop(id(game), [])
@@ -163,18 +218,25 @@ class _GameMaker:
         if game.status == Game.Status.LEFT:
             game.status = game.left_status()
         game.active_ms = int(rng.lognormvariate(log(2500 * max(game.move_count, 4)), 0.45))
+        if game.scoring != Game.Scoring.NONE:
+            game.score = _made_up_score(rng, game)
         self._finish(game)
 
     def _play_with_log(self, game: Game, index: int) -> None:
         """Play the deal through the engine, taking a random legal card most of the time."""
         rng = self.rng
-        deal_number = index + 1
-        table = Table(deck_for_number(deal_number))
+        deck = deck_for_number(index + 1, settings.TRIPEAKS_DEAL_KEY)
+        rules = Rules.from_name(game.rules)
+        table = Table(deck, rules)
+        undoes = game.scoring == Game.Scoring.NONE
         entries: list[tuple[str, int | None]] = []
         leaves = rng.random() < 0.15
         while not table.over and not (leaves and rng.random() < 0.02):
             takes = table.legal_takes()
-            if table.moves and rng.random() < 0.04:
+            if table.wild_held and (not takes or rng.random() < 0.02):
+                table.play_wild()
+                entries.append((Action.Kind.WILD, None))
+            elif undoes and table.moves and rng.random() < 0.04:
                 table.undo()
                 entries.append((Action.Kind.UNDO, None))
             elif rng.random() < 0.03:
@@ -188,10 +250,12 @@ class _GameMaker:
                 entries.append((Action.Kind.DRAW, None))
         game.cleared, game.longest_run = table.cleared, table.longest_run
         game.moves, game.seen = table.moves, sorted(table.seen)
+        if game.scoring != Game.Scoring.NONE:
+            game.score = hand_score(deck, table.moves, game.scoring, rules)
         kinds = [kind for kind, _ in entries]
         game.undo_count = kinds.count(Action.Kind.UNDO)
         game.hint_count = kinds.count(Action.Kind.HINT)
-        game.move_count = kinds.count(Action.Kind.TAKE) + kinds.count(Action.Kind.DRAW)
+        game.move_count = sum(kinds.count(kind) for kind in (Action.Kind.TAKE, Action.Kind.DRAW))
         game.status = (
             Game.Status.WON
             if table.won
@@ -213,6 +277,16 @@ class _GameMaker:
     def _finish(self, game: Game) -> None:
         if game.status != Game.Status.PLAYING:
             game.finished_at = game.started_at + timedelta(milliseconds=game.active_ms)
+
+
+def _made_up_score(rng: random.Random, game: Game) -> int:
+    """A figures-only hand's score: from the deal's value up to the system's maximum, higher the
+    more it cleared."""
+    start, most = START[game.scoring], MAXIMUM[game.scoring]
+    share = game.cleared / 28 * rng.uniform(0.1, 0.6) + (
+        0.2 if game.status == Game.Status.WON else 0
+    )
+    return round(start + (most - start) * min(share, 1))
 
 
 def _some(rng: random.Random, chance: float, most: int) -> int:
