@@ -133,5 +133,109 @@
     }
   });
 
+  // Motion. Before a swap, where every card sits and which face it shows; after it, each card
+  // that moved flies from its old place (FLIP, through the Web Animations API, which the policy
+  // allows). Nothing waits for an animation: the next tap is sent and applied while one runs.
+  const still = matchMedia("(prefers-reduced-motion: reduce)");
+  const places = () => {
+    const seen = new Map();
+    document.querySelectorAll("#table .card, #stock, [data-waste]").forEach((element) => {
+      const face = element.dataset.card ?? element.dataset.waste ?? element.dataset.stock;
+      seen.set(element.id || "waste", { box: element.getBoundingClientRect(), face });
+    });
+    return seen;
+  };
+  const flyFrom = (element, box, keyframes = []) => {
+    const now = element.getBoundingClientRect();
+    const shift = `translate(${box.left - now.left}px, ${box.top - now.top}px)`;
+    element.animate([{ transform: shift, zIndex: 3 }, ...keyframes, { transform: "none" }], {
+      duration: 320,
+      easing: "cubic-bezier(0.2, 0.8, 0.3, 1)",
+    });
+  };
+  const flip = (element) =>
+    element.animate([{ transform: "rotateY(90deg)" }, { transform: "none" }], { duration: 260, easing: "ease-out" });
+  const shake = (element) =>
+    element?.animate(
+      [0, -7, 7, -5, 5, 0].map((x) => ({ transform: `translateX(${x}px)` })),
+      { duration: 360, easing: "ease-in-out" },
+    );
+  // A win: the cleared deck rains from the waste before the panel rises.
+  const cascade = () => {
+    const waste = $("[data-waste]");
+    if (!waste) return;
+    const box = waste.getBoundingClientRect();
+    for (let index = 0; index < 14; index += 1) {
+      const card = waste.cloneNode(true);
+      card.removeAttribute("role");
+      card.setAttribute("aria-hidden", "true");
+      card.classList.add("cascade");
+      card.style.left = `${box.left}px`;
+      card.style.top = `${box.top}px`;
+      document.body.append(card);
+      const x = (index - 6.5) * (innerWidth / 16);
+      const y = innerHeight - box.top + 40;
+      card
+        .animate(
+          [
+            { transform: "none" },
+            { transform: `translate(${x * 0.6}px, ${-y * 0.35}px) rotate(${index * 25}deg)`, offset: 0.35 },
+            { transform: `translate(${x}px, ${y}px) rotate(${index * 50}deg)` },
+          ],
+          { duration: 1100, delay: index * 45, easing: "ease-in", fill: "backwards" },
+        )
+        .finished.then(() => card.remove());
+    }
+    $("#panel").animate([{ opacity: 0, transform: "translateY(24px) scale(0.94)" }, { opacity: 1, transform: "none" }], {
+      duration: 300,
+      delay: 500,
+      easing: "ease-out",
+      fill: "backwards",
+    });
+  };
+
+  let before = null;
+  let wasWon = false;
+  let tapped = null;
+  document.addEventListener("click", (event) => {
+    tapped = event.target.closest(".card, .btn") || tapped;
+  });
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    if (event.detail.target.id !== "play") return;
+    before = still.matches ? null : places();
+    wasWon = Boolean($("#panel.won"));
+  });
+  document.addEventListener("htmx:afterSettle", (event) => {
+    if (!before || event.detail.target.id !== "play") return;
+    const seen = before;
+    before = null;
+    const refused = event.detail.xhr.status >= 400 && event.detail.xhr.status < 500;
+    if (refused) {
+      shake((tapped?.id && document.getElementById(tapped.id)) || (document.contains(tapped) ? tapped : $("#stock")));
+      shake($("[data-message]"));
+      return;
+    }
+    const waste = $("[data-waste]");
+    const onTable = new Set();
+    document.querySelectorAll("#table .card").forEach((card) => {
+      onTable.add(card.id);
+      const old = seen.get(card.id);
+      if (!old) {
+        const from = seen.get("waste");
+        if (from) flyFrom(card, from.box);
+      } else if (old.face !== card.dataset.card) {
+        flip(card);
+      }
+    });
+    const gone = [...seen.keys()].find((id) => /^c\d/.test(id) && !onTable.has(id));
+    const stock = seen.get("stock");
+    if (waste && gone) {
+      flyFrom(waste, seen.get(gone).box, [{ transform: "translateY(-12px) scale(1.08)", offset: 0.6 }]);
+    } else if (waste && stock && Number($("#stock").dataset.stock) < Number(stock.face)) {
+      flyFrom(waste, stock.box, [{ transform: "scaleX(0.1)", offset: 0.4 }]);
+    }
+    if ($("#panel.won") && !wasWon) cascade();
+  });
+
   document.addEventListener("DOMContentLoaded", readClock);
 })();
