@@ -29,8 +29,8 @@ def crowded():
     with connection.cursor() as cursor:
         # Stand-in deck codes: the plan depends on how many deals there are, not on their cards.
         cursor.execute(
-            "INSERT INTO game_deal (deck, number, created_at, verdict, verdict_nodes)"
-            " SELECT md5(i::text) || md5((-i)::text), NULL, now(), '', NULL"
+            "INSERT INTO game_deal (deck, number, created_at)"
+            " SELECT md5(i::text) || md5((-i)::text), NULL, now()"
             " FROM generate_series(1, %s) AS i",
             [OTHER_DEALS],
         )
