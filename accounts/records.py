@@ -268,7 +268,8 @@ def daily(user, today: date | None = None) -> Daily:
     if todays is not None and todays.status == Status.WON:
         summary = (
             f"Today's deal: {todays.cleared}/28 in {clock(todays.elapsed_ms())}, "
-            f"longest run {todays.longest_run}, {todays.undo_count} undos"
+            f"longest run {todays.longest_run}, {todays.undo_count} "
+            + ("undo" if todays.undo_count == 1 else "undos")
         )
     return Daily(current, best, lines, summary)
 

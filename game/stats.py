@@ -245,24 +245,32 @@ def by_rules() -> list[RuleSet]:
     ]
 
 
-def score_distribution(scoring: str) -> list[ScoreBucket]:
-    """Played hands of a scoring system by score, in buckets of SCORE_BUCKET points from the
-    worst hand's to the best's (empty buckets between included); [] with no hand yet."""
-    width = SCORE_BUCKET[scoring]
+def score_distributions() -> dict[str, list[ScoreBucket]]:
+    """Played hands of each scoring system by score (one query for all), in buckets of
+    SCORE_BUCKET points from the worst hand's to the best's, empty buckets between included; []
+    for a system with no hand yet."""
     counts = (
         played_games()
-        .filter(scoring=scoring)
-        .values("score")
+        .exclude(scoring=Game.Scoring.NONE)
+        .values("scoring", "score")
         .annotate(hands=Count("id"))
-        .values_list("score", "hands")
+        .values_list("scoring", "score", "hands")
         .order_by()
     )
-    by_bucket: dict[int, int] = {}
-    for score, hands in counts:
-        by_bucket[score // width] = by_bucket.get(score // width, 0) + hands
-    if not by_bucket:
+    by_bucket: dict[str, dict[int, int]] = {scoring: {} for scoring in SCORE_BUCKET}
+    for scoring, score, hands in counts:
+        buckets = by_bucket[scoring]
+        bucket = score // SCORE_BUCKET[scoring]
+        buckets[bucket] = buckets.get(bucket, 0) + hands
+    return {
+        scoring: _filled(buckets, SCORE_BUCKET[scoring]) for scoring, buckets in by_bucket.items()
+    }
+
+
+def _filled(buckets: dict[int, int], width: int) -> list[ScoreBucket]:
+    if not buckets:
         return []
     return [
-        ScoreBucket(bucket * width, (bucket + 1) * width, by_bucket.get(bucket, 0))
-        for bucket in range(min(by_bucket), max(by_bucket) + 1)
+        ScoreBucket(bucket * width, (bucket + 1) * width, buckets.get(bucket, 0))
+        for bucket in range(min(buckets), max(buckets) + 1)
     ]

@@ -31,6 +31,7 @@ def statistics_view(request):
     days = stats.daily()
     cleared = stats.cleared_histogram()
     overview = stats.overview()
+    distributions = stats.score_distributions()
     context = {
         **admin.site.each_context(request),
         "title": "Deal statistics",
@@ -46,7 +47,7 @@ def statistics_view(request):
         "hardest": hardest,
         "min_plays": min_plays,
         "rule_sets": stats.by_rules(),
-        "scores": [_scores(scoring, name) for scoring, name in SCORED],
+        "scores": [_scores(scoring, name, distributions[scoring]) for scoring, name in SCORED],
     }
     return TemplateResponse(request, "admin/game/statistics.html", context)
 
@@ -74,8 +75,7 @@ def _short(day) -> str:
     return f"{day:%b} {day.day}"
 
 
-def _scores(scoring: str, name: str) -> dict:
-    buckets = stats.score_distribution(scoring)
+def _scores(scoring: str, name: str, buckets: list[stats.ScoreBucket]) -> dict:
     chart = None
     if buckets:
         labelled = (0, len(buckets) // 2, len(buckets) - 1)
