@@ -7,6 +7,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts import records
+from game import play
 from game.models import Deal, Game, Verdict
 from tests.accounts.conftest import account_game, act, make_user
 from tests.site.markup import element, elements
@@ -228,3 +229,17 @@ def test_my_games_shows_rule_sets_scores_and_the_daily_deals(alice):
     assert element(element(page, data_scored="pysol"), data_bank=True).text == "77"
     scored_line = element(page, "td", data_rules="wild")
     assert "77" in scored_line.text and "PySolFC" in scored_line.text
+
+
+def test_everyones_results_of_several_days_are_each_days_results(alice):
+    days = [date(2026, 5, day) for day in (1, 2, 3)]
+    players = [alice, *(make_user(name) for name in ("bob", "carol", "dave"))]
+    results = [(W, 200_000), (W, 100_000), (D, 50_000), (Status.PLAYING, 10_000)]
+    for player, (status, ms) in zip(players, results, strict=True):
+        game_of(player, status, finished=1, daily=days[0], ms=ms)
+    game_of(alice, L, finished=30, daily=days[1], deal=2)
+
+    found = records.everyones_results(days)
+
+    assert found == {day: play.daily_results(day) for day in days}
+    assert found[days[0]] == {"played": 3, "cleared_share": 2 / 3, "median_ms": 150_000}
