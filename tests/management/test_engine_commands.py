@@ -11,6 +11,7 @@ from django.core.management.base import CommandError
 from game.engine.deck import deck_for_number, format_deck, parse_deck
 from game.engine.knowledge import view_of
 from game.engine.rules import ALL_RULES, Rules
+from game.engine.scoring import START, hand_score
 from game.engine.state import DRAW, WILD, Table
 from tests.engine.support import STUCK_DECK, run_command
 
@@ -107,3 +108,22 @@ def test_selfplay_reads_deck_codes_from_stdin_and_refuses_a_bad_one():
 
     assert "stdin line 2" in refusal("selfplay", "--nodes", "2000", stdin=f"{DEAL_1}\nXX\n")
     assert "'vegas'" in refusal("selfplay", "--rules", "vegas", "--deals", "1")
+
+
+@pytest.mark.parametrize("system", ["pysol", "classic"])
+def test_selfplay_scores_each_hand_as_the_site_does(system):
+    *deals, last = run_command("selfplay", "--deals", "3", "--nodes", "1000", "--scoring", system)
+
+    for deal in deals:
+        deck = parse_deck(deal["deck"])
+        assert deal["score"] == hand_score(deck, deal["moves"], system)
+        assert deal["best_moment"] >= max(deal["score"], START[system])
+    summary = last["summary"]
+    assert summary["mean_score"] == pytest.approx(sum(d["score"] for d in deals) / 3, abs=0.01)
+    paid = sum(deal["best_moment"] > deal["score"] for deal in deals) / 3
+    assert summary.get("quitting_early_paid", paid) == paid
+    assert ("quitting_early_paid" in summary) == (system == "classic")
+
+
+def test_selfplay_refuses_an_unknown_scoring():
+    assert "unknown scoring 'vegas'" in refusal("selfplay", "--scoring", "vegas", "--deals", "1")
