@@ -87,3 +87,14 @@ def test_the_migration_marks_untouched_left_games_skipped(db):
     assert Game.objects.get(pk=touched.pk).status == Status.LEFT
     migration.unmark_skipped(apps, None)
     assert Game.objects.get(pk=untouched.pk).status == Status.LEFT
+
+
+def test_a_second_run_keeps_one_daily_record_per_player_and_day(demo):
+    first = set(demo.exclude(daily=None).values_list("owner", "daily", "deal"))
+
+    call_command("make_demo_data", games=10, deals=20, days=5, players=4, logged=0, daily_days=3)
+
+    assert set(demo.exclude(daily=None).values_list("owner", "daily", "deal")) >= first
+    assert demo.exclude(daily=None).count() == len(
+        set(demo.exclude(daily=None).values_list("owner", "daily"))
+    )

@@ -75,7 +75,8 @@ class Command(BaseCommand):
                 )
                 made += size
             dailies = maker.daily_records(daily_days)
-            Game.objects.bulk_create(dailies, batch_size=BATCH)
+            # A second run keeps each player's first record of a day, as play does.
+            Game.objects.bulk_create(dailies, batch_size=BATCH, ignore_conflicts=True)
         # Statistics for the query planner, as after any bulk load: without them PostgreSQL
         # guesses a few hundred games and sorts 100,000 on disk to count them by day.
         with connection.cursor() as cursor:
