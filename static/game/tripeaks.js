@@ -51,6 +51,43 @@
     }
   });
 
+  // A tap made while the table's request is out waits for its answer and is then made again on
+  // the table that answer left (htmx would drop it, and a queued htmx request whose button that
+  // answer replaced is lost too). A card taken meanwhile is no longer there: that is said.
+  let waiting = false;
+  const queued = [];
+  const tapKey = (submitter) =>
+    submitter?.id ? `#${CSS.escape(submitter.id)}` : submitter?.dataset.action && `[data-action="${submitter.dataset.action}"]`;
+  const say = (text) => {
+    const message = document.createElement("p");
+    message.className = "message";
+    message.dataset.message = "";
+    message.textContent = text;
+    $("#notice").replaceChildren(message);
+  };
+  document.addEventListener("htmx:confirm", (event) => {
+    if (event.detail.target?.id !== "play") return;
+    if (!waiting) {
+      waiting = true;
+      return;
+    }
+    event.preventDefault();
+    const key = tapKey(event.detail.triggeringEvent?.submitter);
+    if (key) queued.push(key);
+  });
+  const tapQueued = () => {
+    const key = queued.shift();
+    if (!key) return;
+    const button = $(`#controls ${key}`) || $(key);
+    if (button) button.click();
+    else say("That card is no longer on the table.");
+  };
+  document.addEventListener("htmx:afterRequest", (event) => {
+    if (event.detail.target?.id !== "play") return;
+    waiting = false;
+    setTimeout(tapQueued);
+  });
+
   let focusKey = null;
   document.addEventListener("htmx:beforeSwap", (event) => {
     const detail = event.detail;
@@ -139,13 +176,16 @@
   const still = matchMedia("(prefers-reduced-motion: reduce)");
   const places = () => {
     const seen = new Map();
-    document.querySelectorAll("#table .card, #stock, [data-waste]").forEach((element) => {
-      const face = element.dataset.card ?? element.dataset.waste ?? element.dataset.stock;
+    document.querySelectorAll("#table, #table .card, #stock, [data-waste]").forEach((element) => {
+      const { card, waste, stock, table } = element.dataset;
+      const face = card ?? waste ?? stock ?? table;
       seen.set(element.id || "waste", { box: element.getBoundingClientRect(), face });
     });
     return seen;
   };
   const flyFrom = (element, box, keyframes = []) => {
+    // The stylesheet's own landing (for pages without this script) gives way to the flight.
+    element.getAnimations().forEach((animation) => animation.cancel());
     const now = element.getBoundingClientRect();
     const shift = `translate(${box.left - now.left}px, ${box.top - now.top}px)`;
     element.animate([{ transform: shift, zIndex: 3 }, ...keyframes, { transform: "none" }], {
@@ -168,6 +208,8 @@
     for (let index = 0; index < 14; index += 1) {
       const card = waste.cloneNode(true);
       card.removeAttribute("role");
+      card.removeAttribute("data-waste");
+      card.classList.remove("taken", "drawn");
       card.setAttribute("aria-hidden", "true");
       card.classList.add("cascade");
       card.style.left = `${box.left}px`;
@@ -209,7 +251,8 @@
     if (!before || event.detail.target.id !== "play") return;
     const seen = before;
     before = null;
-    const refused = event.detail.xhr.status >= 400 && event.detail.xhr.status < 500;
+    // A refusal shows its reason and leaves the table as it was (a stale or mis-tap answers 200).
+    const refused = $("[data-message]") && seen.get("table").face === $("#table").dataset.table;
     if (refused) {
       shake((tapped?.id && document.getElementById(tapped.id)) || (document.contains(tapped) ? tapped : $("#stock")));
       shake($("[data-message]"));

@@ -1,0 +1,131 @@
+"""The table moves: a taken card flies to the waste, a drawn one slides from the stock, an undone
+one flies back, a turned card flips, a refusal shakes, a win rains the deck. Reduced motion stills
+all of it, and no animation holds back the next tap."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import start_deal, take
+from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
+
+pytestmark = pytest.mark.browser
+
+# Tap in the page, wait for htmx to settle the answer, then say which elements are animating.
+TAP_AND_LOOK = """async (selector) => {
+  const settled = new Promise((resolve) =>
+    document.addEventListener("htmx:afterSettle", resolve, { once: true }));
+  document.querySelector(selector).click();
+  await settled;
+  return document.getAnimations()
+    .filter((animation) => animation.playState === "running")
+    .map((animation) => {
+      const target = animation.effect.target;
+      if (target.classList.contains("cascade")) return "cascade";
+      return target.id || (target.matches("[data-waste]") ? "waste" : target.className);
+    });
+}"""
+
+
+def moving_after(page, selector: str) -> list[str]:
+    return page.evaluate(TAP_AND_LOOK, selector)
+
+
+def settle(page) -> None:
+    """Wait for every animation to end: a new deal's cards flip face up as it is dealt."""
+    page.wait_for_function("() => document.getAnimations().length === 0")
+
+
+@pytest.fixture
+def chain(table):
+    start_deal(table, CHAIN_DECK)
+    return table
+
+
+def test_a_taken_card_flies_from_its_place_to_the_waste(chain):
+    settle(chain)
+    card = chain.locator("#c18").bounding_box()
+
+    first_frame = chain.evaluate(
+        """async () => {
+      const settled = new Promise((resolve) =>
+        document.addEventListener("htmx:afterSettle", resolve, { once: true }));
+      document.querySelector("#c18").click();
+      await settled;
+      const flight = document.querySelector("[data-waste]").getAnimations()
+        .find((animation) => !(animation instanceof CSSAnimation));
+      return flight.effect.getKeyframes()[0].transform;
+    }"""
+    )
+
+    settle(chain)
+    waste = chain.locator("[data-waste]").bounding_box()
+    dx, dy = (float(part.rstrip("px)")) for part in first_frame[len("translate(") :].split(", "))
+    assert dx == pytest.approx(card["x"] - waste["x"], abs=2)
+    assert dy == pytest.approx(card["y"] - waste["y"], abs=2)
+
+
+def test_a_drawn_card_slides_from_the_stock(chain):
+    assert "waste" in moving_after(chain, "#stock")
+
+
+def test_a_card_turned_face_up_flips_and_an_undone_one_flies_back(chain):
+    take(chain, 18)
+    assert "c9" in moving_after(chain, "#c19")
+    expect(chain.locator("#c9")).to_have_attribute("data-card", "JC")
+
+    moving = moving_after(chain, "#controls [data-action=undo]")
+    assert "c19" in moving and "c9" in moving
+    expect(chain.locator("#c9")).to_contain_class("back")
+
+
+def test_a_refused_tap_shakes_the_card_beside_its_reason(chain):
+    moving = moving_after(chain, "#c19")
+
+    expect(chain.locator("[data-message]")).to_be_visible()
+    assert "c19" in moving and "message" in moving
+
+
+def test_a_win_rains_the_deck_before_the_panel(chain):
+    for pos in CHAIN_ORDER[:-1]:
+        take(chain, pos)
+    moving = moving_after(chain, f"#c{CHAIN_ORDER[-1]}")
+
+    assert moving.count("cascade") >= 10 and "panel" in moving
+    expect(chain.locator("#panel h2")).to_have_text("Deal cleared!")
+    expect(chain.locator(".cascade")).to_have_count(0, timeout=3000)
+
+
+def test_reduced_motion_stills_every_animation(page, chain):
+    page.emulate_media(reduced_motion="reduce")
+    assert moving_after(chain, "#c19") == []
+    assert moving_after(chain, "#c18") == []
+    assert moving_after(chain, "#c19") == []
+    for pos in CHAIN_ORDER[2:-1]:
+        take(chain, pos)
+    assert moving_after(chain, f"#c{CHAIN_ORDER[-1]}") == []
+    expect(chain.locator(".cascade")).to_have_count(0)
+
+
+def test_reduced_motion_stills_the_draw(page, chain):
+    page.emulate_media(reduced_motion="reduce")
+    assert moving_after(chain, "#stock") == []
+
+
+def test_a_quick_second_tap_on_a_slow_connection_is_applied(page, chain):
+    network = page.context.new_cdp_session(page)
+    network.send("Network.enable")
+    network.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 150, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+
+    chain.evaluate(
+        """() => {
+      document.querySelector("#c18").click();
+      setTimeout(() => document.querySelector("#stock").click(), 40);
+    }"""
+    )
+
+    expect(chain.locator("#status")).to_have_attribute("data-cleared", "1")
+    expect(chain.locator("#stock")).to_have_attribute("data-stock", "22")
+    expect(chain.locator("[data-message]")).to_have_count(0)
