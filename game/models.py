@@ -169,6 +169,12 @@ class Game(models.Model):
             models.Index(fields=["deal", "status"]),
             models.Index(fields=["started_at", "status"]),
             models.Index(fields=["-longest_run", "started_at"]),
+            # The daily deals' records, for the day's results: only those games are indexed.
+            models.Index(
+                fields=["daily", "status"],
+                condition=models.Q(daily__isnull=False),
+                name="game_daily_records",
+            ),
         ]
         constraints = [
             # One record of each day's daily deal per player (anonymous players by session).

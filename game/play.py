@@ -496,8 +496,10 @@ def _daily_named(text: str) -> Deal:
 def daily_deal(day: date) -> Deal:
     """The day's deal: the first of its candidates (game.engine.daily) that can be won."""
     key = f"daily-deal:{day.isoformat()}"
-    if (deal_id := cache.get(key)) is not None:
-        return Deal.objects.get(pk=deal_id)
+    if (deal_id := cache.get(key)) is not None and (
+        deal := Deal.objects.filter(pk=deal_id).first()
+    ):
+        return deal
     for number in daily_candidates(day, settings.TRIPEAKS_DEAL_KEY):
         deal = Deal.for_number(number)
         if is_winnable(deal, STANDARD_RULES):

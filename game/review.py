@@ -20,9 +20,10 @@ def move_words(table: Table, move: Move) -> str:
     return f"take the {face(table.deck[move])['label']}"
 
 
-def context(game: Game, analysis: Analysis, step: int | None) -> dict:
+def context(game: Game, analysis: Analysis, step: int | None, *, players: bool = True) -> dict:
     """The page's context, with the table `step` moves into the winning line (its start, where
-    the deal was still winnable, if None)."""
+    the deal was still winnable, if None). The player's own page (`players`) offers to try again
+    from there; the staff's does not."""
     deck = game.deal.cards
     line = analysis.line
     start = analysis.last_winnable or 0
@@ -46,6 +47,7 @@ def context(game: Game, analysis: Analysis, step: int | None) -> dict:
         "waste": face(table.waste_top) if table.waste_top is not None else None,
         "stock": [face(card) for card in table.deck[table.stock_next :]],
         "cleared": table.cleared,
+        "try_again": players and analysis.last_winnable is not None,
     }
 
 

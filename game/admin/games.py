@@ -75,7 +75,9 @@ class GameAdmin(DealNumberSearch, ViewOnly, admin.ModelAdmin):
         except play.StillPlaying:
             message = f"Game {game.pk} is still being played: its analysis comes once it is over."
             return render(request, "notice_page.html", {"message": message}, status=404)
-        return render(request, "game/analysis.html", review.context(game, analysis, step))
+        return render(
+            request, "game/analysis.html", review.context(game, analysis, step, players=False)
+        )
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         game = self.get_object(request, object_id)
