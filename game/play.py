@@ -11,6 +11,7 @@ A player's current game, the one `/` shows, is the one that became their table l
 (`current_since`): the newest, unless they took up an older unfinished one again.
 """
 
+import re
 import secrets
 import statistics
 import time
@@ -66,6 +67,8 @@ DEAL_WON = "This deal is won: start a new deal or replay it."
 NOT_YOURS = "There is no such game among yours."
 NO_UNDO_WHEN_SCORED = "Undo is off in scored play, so that a score cannot be bought back."
 STANDARD_RULES = "standard"
+NUMBER_LIKE = re.compile(r"[+-]?[0-9]*[.,]?[0-9]+")
+"""What a player types meaning a number, though not a deal number."""
 
 
 @dataclass
@@ -135,6 +138,9 @@ def deal_from_text(text: str) -> Deal | None:
         # More digits than any deal number has: let the range check say so.
         too_long = len(text) > len(str(MAX_DEAL_NUMBER))
         return Deal.for_number(MAX_DEAL_NUMBER + 1 if too_long else int(text))
+    if NUMBER_LIKE.fullmatch(text):
+        # "-5", "+5", "1.5": meant as a number, so answered as one, not as a short deck code.
+        return Deal.for_number(0)
     return Deal.for_code(text)
 
 

@@ -99,6 +99,9 @@ def test_the_deal_form_with_nothing_typed_deals_a_random_deal(player):
     ("text", "problem"),
     [
         ("0", "a deal number is a whole number from 1"),
+        ("-5", "a deal number is a whole number from 1"),
+        ("+5", "a deal number is a whole number from 1"),
+        ("1.5", "a deal number is a whole number from 1"),
         ("9" * 5000, "a deal number is a whole number from 1"),
         ("\u00b2", "wrong length"),
         ("AC2C", "wrong length"),
