@@ -19,14 +19,30 @@ from game.models import Deal, Game
 Status = Game.Status
 
 
+@pytest.fixture(scope="module")
+def _demo_data(django_db_setup, django_db_blocker):
+    """The demo data, made once for the module's tests (each test's changes are rolled back),
+    then flushed as after any test that commits. The daily deal of a day is remembered in the
+    cache, which outlives the database: it starts and ends empty too."""
+    with django_db_blocker.unblock():
+        cache.clear()
+        call_command(
+            "make_demo_data",
+            games=300,
+            deals=20,
+            days=5,
+            players=4,
+            logged=60,
+            daily_days=3,
+            seed=3,
+        )
+        yield
+        call_command("flush", interactive=False, verbosity=0)
+        cache.clear()
+
+
 @pytest.fixture
-def demo(db):
-    # The daily deal of a day is remembered in the cache, which outlives a test's rolled-back
-    # database: a deal remembered by an earlier test is gone from this one's.
-    cache.clear()
-    call_command(
-        "make_demo_data", games=300, deals=20, days=5, players=4, logged=60, daily_days=3, seed=3
-    )
+def demo(_demo_data, db):
     return Game.objects.all()
 
 
