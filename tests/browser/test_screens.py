@@ -1,0 +1,148 @@
+"""The table on every screen: phone portrait, phone held sideways and desktop. The peaks, the
+pile and the four controls fit the viewport and can be tapped; the tip moves no card; the result
+panels stay in the viewport and leave the controls free; the rules are a landmark."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import AXE, draw_the_whole_stock, screenshot, start_deal, take
+from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
+from tests.site.decks import DEAD_END_DECK
+
+pytestmark = pytest.mark.browser
+
+SIZES = [(360, 640), (640, 360), (812, 375), (1280, 800)]
+CONTROLS = ["undo", "hint", "new"]
+
+# What the player must reach without scrolling, and whether a tap at its centre reaches it.
+REACHABLE = """(selectors) => selectors.map((selector) => {
+  const element = document.querySelector(selector);
+  const box = element.getBoundingClientRect();
+  const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  return {
+    selector,
+    inside: box.left >= 0 && box.top >= 0 && box.right <= innerWidth && box.bottom <= innerHeight,
+    tappable: element === hit || element.contains(hit),
+  };
+})"""
+
+
+def controls() -> list[str]:
+    return [*(f"#controls [data-action={name}]" for name in CONTROLS), '#controls a[href="#rules"]']
+
+
+def unreachable(page, selectors: list[str]) -> list[dict]:
+    return [
+        place
+        for place in page.evaluate(REACHABLE, selectors)
+        if not (place["inside"] and place["tappable"])
+    ]
+
+
+@pytest.fixture(params=SIZES, ids=[f"{width}x{height}" for width, height in SIZES])
+def screen(request, page):
+    width, height = request.param
+    page.set_viewport_size({"width": width, "height": height})
+    return f"{width}x{height}"
+
+
+def test_the_deal_fits_and_every_place_can_be_tapped(screen, table):
+    cards = [f"#c{pos}" for pos in range(28)]
+    assert unreachable(table, ["#stock", "[data-waste]", *controls()]) == []
+    assert [place for place in table.evaluate(REACHABLE, cards) if not place["inside"]] == []
+    assert table.evaluate("document.documentElement.scrollWidth") <= table.viewport_size["width"]
+    screenshot(table, f"screens-deal-{screen}")
+
+
+def test_cards_use_the_height_and_the_width(page, table):
+    widths = {}
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        widths[(width, height)] = table.locator("#c18").bounding_box()["width"]
+    # A desktop gets large cards, not a phone's column of felt.
+    assert widths[(1280, 800)] >= 2 * widths[(360, 640)]
+    # Held sideways, a phone's cards are sized by its height, yet no smaller than upright.
+    assert widths[(812, 375)] >= widths[(360, 640)]
+
+
+def test_dismissing_the_tip_moves_no_card(screen, page, console_errors):
+    page.goto("/")
+    tip = page.locator("#tip")
+    expect(tip).to_be_visible()
+    places = [page.locator(f"#c{pos}").bounding_box() for pos in range(18, 28)]
+    pile = page.locator("#pile").bounding_box()
+
+    assert tip.bounding_box()["y"] >= pile["y"] + pile["height"]
+    page.keyboard.press("Escape")
+    expect(tip).to_be_hidden()
+    assert [page.locator(f"#c{pos}").bounding_box() for pos in range(18, 28)] == places
+    assert console_errors == []
+
+
+def known_gap(request, screen: str, sizes: set[str], reason: str, strict: bool = True) -> None:
+    """A size where the layout still falls short: the test fails there until it is fixed (or,
+    not strict, may fail: the won panel's fit there depends on when its rise is measured)."""
+    if screen in sizes:
+        request.applymarker(pytest.mark.xfail(strict=strict, reason=reason))
+
+
+def test_the_win_panel_fits_and_leaves_the_controls_free(request, screen, table):
+    phones = {"360x640", "640x360", "812x375"}
+    known_gap(request, screen, phones, "the won panel may outgrow the table", strict=False)
+    start_deal(table, CHAIN_DECK)
+    for pos in CHAIN_ORDER:
+        take(table, pos)
+    expect(table.locator("#panel h2")).to_have_text("Deal cleared!")
+    table.wait_for_function("() => document.getAnimations().length === 0")
+
+    exits = [
+        "#panel [data-action=new]",
+        "#panel [data-action=replay]",
+        "#panel .actions [data-look]",
+    ]
+    assert unreachable(table, ["#panel", *controls()]) == []
+    for exit in exits:
+        table.locator(exit).scroll_into_view_if_needed()
+        assert unreachable(table, [exit]) == []
+    screenshot(table, f"screens-won-{screen}")
+
+
+def test_the_dead_end_panel_fits_and_leaves_the_controls_free(request, screen, table):
+    known_gap(request, screen, {"640x360", "812x375", "1280x800"}, "the panel leaves the viewport")
+    start_deal(table, DEAD_END_DECK)
+    draw_the_whole_stock(table)
+    expect(table.locator("#panel h2")).to_have_text("No legal move")
+
+    assert unreachable(table, ["#panel", *controls()]) == []
+    for exit in ["#panel [data-action=undo]", "#panel [data-action=replay]"]:
+        table.locator(exit).scroll_into_view_if_needed()
+        assert unreachable(table, [exit]) == []
+    screenshot(table, f"screens-dead-end-{screen}")
+
+
+def test_a_hint_and_a_refusal_fit(request, screen, table):
+    known_gap(request, screen, {"640x360", "812x375"}, "sideways, the hint covers the controls")
+    start_deal(table, CHAIN_DECK)
+    table.locator("#c19").click()
+    expect(table.locator("[data-message]")).to_be_visible()
+    assert unreachable(table, ["[data-message]", *controls()]) == []
+    screenshot(table, f"screens-refusal-{screen}")
+
+    table.locator("#controls [data-action=hint]").click()
+    expect(table.locator("#hint-slot .bar")).to_be_visible()
+    assert unreachable(table, ["#hint-slot .bar", "#stock", *controls()]) == []
+    screenshot(table, f"screens-hint-{screen}")
+
+
+def test_the_narrowest_phone_does_not_overflow(page, table):
+    page.set_viewport_size({"width": 320, "height": 568})
+    assert table.evaluate("document.documentElement.scrollWidth") <= 320
+
+
+def test_the_rules_sit_in_a_landmark(browser, live_server):
+    context = browser.new_context(bypass_csp=True, base_url=live_server.url)
+    page = context.new_page()
+    page.goto("/")
+    page.add_script_tag(path=AXE)
+    result = page.evaluate("axe.run({ runOnly: ['region'] })")
+    assert result["violations"] == []
