@@ -1,7 +1,7 @@
 """Real gunicorn servers over a scratch PostgreSQL database, for the production tests.
 
 They run in the PostgreSQL pass of .ci/run (DATABASE_URL names a PostgreSQL database) and are
-skipped otherwise. The database is dedicated (dropped afterwards), because the outage test stops
+skipped otherwise. The database is dedicated (dropped afterwards), because the fault tests stop
 the whole local PostgreSQL cluster for a few seconds.
 """
 
@@ -21,9 +21,12 @@ def postgres_url() -> str:
     return url
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def database_url():
+    """The scratch database, migrated, and the static files collected: once for all the modules,
+    which each look only at the games they play."""
     with scratch_postgres(postgres_url(), SCRATCH_DATABASE) as url:
+        prepare(production_env(url))
         yield url
 
 
@@ -31,6 +34,5 @@ def database_url():
 def servers(database_url):
     """Two app servers on different loopback ports sharing the database; their ports."""
     env = production_env(database_url)
-    prepare(env)
     with Gunicorn(env, workers=2) as first, Gunicorn(env, workers=2) as second:
         yield first, second
