@@ -6,7 +6,7 @@ the truth.
 """
 
 from django.conf import settings
-from django.db import connections, models, router
+from django.db import IntegrityError, connections, models, router, transaction
 from django.utils import timezone
 
 from game.engine.deck import deck_for_number, format_deck, parse_deck
@@ -50,15 +50,22 @@ class Deal(models.Model):
     @classmethod
     def _stored(cls, deck: str, number: int | None) -> "Deal":
         """The deal of a deck code, made if it is new; a deal first started by its code gets its
-        number when it is first started by the number. One statement, where get_or_create takes
-        a read and a savepoint around its insert. The deal comes back with its deck and number
-        loaded; anything else is read if asked for."""
-        connection = connections[router.db_for_write(cls)]
+        number when it is first started by the number. One statement where get_or_create takes a
+        read and an insert. The deal comes back with its deck and number loaded; anything else
+        is read if asked for."""
+        alias = router.db_for_write(cls)
+        connection = connections[alias]
         created_at = cls._meta.get_field("created_at").get_db_prep_save(timezone.now(), connection)
-        with connection.cursor() as cursor:
-            cursor.execute(STORED_DEAL_SQL, [deck, number, created_at])
-            pk, number = cursor.fetchone()
-        return cls.from_db(connection.alias, ["id", "deck", "number"], [pk, deck, number])
+        try:
+            with transaction.atomic(using=alias), connection.cursor() as cursor:
+                cursor.execute(STORED_DEAL_SQL, [deck, number, created_at])
+                pk, number = cursor.fetchone()
+        except IntegrityError:
+            # PostgreSQL settles a race on the deck, not on the number: a request that inserts
+            # the same new deal at the same moment as another fails on the number, and then
+            # finds the other's row.
+            return cls.objects.get(deck=deck)
+        return cls.from_db(alias, ["id", "deck", "number"], [pk, deck, number])
 
 
 STORED_DEAL_SQL = """

@@ -1,6 +1,8 @@
 """The hand-written statements of game.rows read and write exactly what the ORM does, and every
 write is conditional on the row's revision, on SQLite and PostgreSQL alike."""
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from importlib import import_module
 
@@ -249,8 +251,28 @@ def test_a_game_claimed_at_login_is_written_like_any_other(client, django_user_m
 
 
 postgres_only = pytest.mark.skipif(
-    connection.vendor != "postgresql", reason="a dropped server connection is PostgreSQL's"
+    connection.vendor != "postgresql", reason="SQLite runs one write at a time"
 )
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_a_new_deal_started_by_many_requests_at_once_is_stored_once():
+    """PostgreSQL settles a race of inserts on the deck alone; the number must not fail one."""
+    at_once = 8
+    start = threading.Barrier(at_once)
+
+    def deal(number):
+        start.wait()
+        try:
+            return Deal.for_number(number).pk
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(at_once) as pool:
+        for number in range(9001, 9011):
+            assert len(set(pool.map(deal, [number] * at_once))) == 1
+    assert Deal.objects.filter(number__range=(9001, 9010)).count() == 10
 
 
 @postgres_only
