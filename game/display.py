@@ -15,7 +15,7 @@ from game.engine.cards import SUIT_SYMBOLS, card_code, card_label, is_red, rank_
 from game.engine.geometry import ACROSS, ROW_OF, TABLEAU_SIZE
 from game.engine.state import DRAW
 from game.models import Game
-from game.play import Outcome, bank_of, daily_results
+from game.play import UNSTORED, Outcome, bank_of, daily_results
 
 
 def grid_column(pos: int) -> int:
@@ -102,7 +102,8 @@ def context(outcome: Outcome, **extra) -> dict:
     scored = row.scoring != Game.Scoring.NONE
     return {
         "game": row,
-        "links": links(row.pk),
+        "game_id": row.pk or UNSTORED,
+        "links": links(row.pk or UNSTORED),
         "cards": cards,
         "waste_card": waste_card(table.waste_top, outcome.moved, table.wild_on_waste),
         "wild_held": table.wild_held,

@@ -40,7 +40,12 @@ class Deal(models.Model):
     @classmethod
     def for_number(cls, number: int) -> "Deal":
         """The deal of a number under this site's deal key."""
-        return cls._stored(format_deck(deck_for_number(number, settings.TRIPEAKS_DEAL_KEY)), number)
+        return cls._stored(cls.deck_of(number), number)
+
+    @staticmethod
+    def deck_of(number: int) -> str:
+        """The deck code of a deal number under this site's deal key."""
+        return format_deck(deck_for_number(number, settings.TRIPEAKS_DEAL_KEY))
 
     @classmethod
     def for_code(cls, code: str) -> "Deal":

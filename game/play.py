@@ -48,6 +48,8 @@ Kind = Action.Kind
 
 RANDOM_DEALS = 1_000_000
 """New deals are drawn from deal numbers 1 .. RANDOM_DEALS."""
+UNSTORED = 0
+"""The game id in the links of a table dealt to a newcomer and not yet stored (dealt_table)."""
 PAUSE_COUNTED = 60_000
 """The first minute (in ms) of every pause counts as play. A page stops the clock while it is
 hidden; counting a pause's first minute keeps a short look away honest and stops a client that
@@ -157,6 +159,22 @@ def open_table(owner: Owner, resume: bool = True) -> Outcome:
 
         return apply_with_retry(owner, row.pk, resumed, current=False, first=row)
     return Outcome(row, table_of(row))
+
+
+def dealt_table() -> Outcome:
+    """A table of a random deal for a newcomer, stored nowhere, its clock stopped: a page view
+    writes nothing. Their first action stores it (store_dealt)."""
+    number = random_number()
+    row = Game(deal=Deal(deck=Deal.deck_of(number), number=number))
+    row.moved_on = False
+    return Outcome(row, table_of(row))
+
+
+def store_dealt(owner: Owner, deal: Deal) -> int:
+    """The game a newcomer's first action acts on: the table of `deal` they were dealt, stored
+    now with its clock starting; or their table, if another of their requests stored one first."""
+    row = current_game(owner) or _start(owner, deal, Kind.NEW)
+    return row.pk
 
 
 def move(owner: Owner, game_id: int, version: int | None, action: Move) -> Outcome:
@@ -481,9 +499,13 @@ def random_deal(rules: str = STANDARD_RULES, winnable: bool = False) -> Deal:
     """A deal drawn at random; with `winnable`, drawn again until the solver proves one winnable
     under `rules` (almost every deal is: the first one drawn, nearly always)."""
     while True:
-        deal = Deal.for_number(secrets.randbelow(RANDOM_DEALS) + 1)
+        deal = Deal.for_number(random_number())
         if not winnable or is_winnable(deal, rules):
             return deal
+
+
+def random_number() -> int:
+    return secrets.randbelow(RANDOM_DEALS) + 1
 
 
 def _daily_named(text: str) -> Deal:

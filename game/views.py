@@ -17,6 +17,7 @@ from game.engine.deck import DeckError
 from game.engine.geometry import TABLEAU_SIZE
 from game.engine.rules import Rules, RulesError
 from game.engine.scoring import ScoringError, system_named
+from game.models import Deal
 from game.owners import Owner
 
 FLASH = "flash"
@@ -44,6 +45,10 @@ def game_action(view):
     @wraps(view)
     def checked(request, game_id, **options):
         try:
+            if game_id == play.UNSTORED:
+                game_id = store_dealt(request)
+            elif is_newcomer(request):
+                raise Http404(play.NOT_YOURS)  # not a session of their own, so not a game
             return view(request, game_id, **options)
         except BadInput as error:
             return refusal(request, 400, str(error), error.typed)
@@ -53,13 +58,38 @@ def game_action(view):
     return checked
 
 
+def is_newcomer(request) -> bool:
+    """A visitor with neither an account nor a session. They are dealt a table stored nowhere,
+    so that a page view writes nothing; their first action stores it, and their session."""
+    return not request.user.is_authenticated and request.session.is_empty()
+
+
+def store_dealt(request) -> int:
+    """The game a newcomer's first action acts on: the table they were dealt (its number in the
+    form's `dealt` field), stored now."""
+    number = _whole_number(request.POST.get("dealt"), "dealt")
+    try:
+        deal = Deal.for_number(number or 0)
+    except DeckError as error:
+        raise BadInput(f"That table cannot be stored: {error}.") from None
+    request.session[TIPPED] = True
+    return play.store_dealt(Owner.of(request), deal)
+
+
+def visitor_table(request, resume: bool = True) -> play.Outcome:
+    """The table a visitor sees: a newcomer's dealt one, else their own."""
+    if is_newcomer(request):
+        return play.dealt_table()
+    return play.open_table(Owner.of(request), resume)
+
+
 @require_GET
 def table(request):
-    outcome = play.open_table(Owner.of(request))
+    outcome = visitor_table(request)
     flash = request.session.pop(FLASH, {})
     outcome = replace(outcome, hint=play.last_hint(outcome.row), **flash)
     first_visit = not request.session.get(TIPPED)
-    if first_visit:
+    if first_visit and not is_newcomer(request):  # a newcomer's is marked by store_dealt
         request.session[TIPPED] = True
     context = display.context(
         outcome,
@@ -73,14 +103,14 @@ def table(request):
 @game_action
 def take(request, game_id):
     outcome = play.move(Owner.of(request), game_id, version_of(request), position_of(request))
-    return answer(request, outcome, game_id)
+    return answer(request, outcome)
 
 
 @game_action
 def move(request, game_id, action):
     """Draw, undo or lay the wild card (`action`, from the URL)."""
     outcome = play.move(Owner.of(request), game_id, version_of(request), action)
-    return answer(request, outcome, game_id)
+    return answer(request, outcome)
 
 
 @game_action
@@ -89,7 +119,7 @@ def hint(request, game_id):
     if too_many_hints(request, owner):
         return refusal(request, 429, TOO_MANY_HINTS)
     outcome = play.hint(owner, game_id, version_of(request))
-    return answer(request, outcome, game_id)
+    return answer(request, outcome)
 
 
 def too_many_hints(request, owner: Owner) -> bool:
@@ -108,7 +138,7 @@ def leave(request, game_id, replay):
         outcome = play.replay_table(owner, game_id, version)
     else:
         outcome = play.new_deal(owner, game_id, version, preferences.winnable_only(request))
-    return answer(request, outcome, game_id)
+    return answer(request, outcome)
 
 
 @game_action
@@ -127,7 +157,7 @@ def deal(request, game_id):
     preferences.choose_winnable_only(request, winnable)
     owner = Owner.of(request)
     outcome = play.start_deal(owner, game_id, version, chosen, rules, scoring, winnable)
-    return answer(request, outcome, game_id, typed=typed)
+    return answer(request, outcome, typed=typed)
 
 
 @require_GET
@@ -163,23 +193,25 @@ def again(request, game_id):
         raise BadInput("That game is still being played: finish or leave it first.") from None
     except ValueError as error:
         raise BadInput(f"That point cannot be played again: {error}.") from None
-    return answer(request, outcome, game_id)
+    return answer(request, outcome)
 
 
 @require_POST
 def pause(request, game_id):
-    play.pause(Owner.of(request), game_id)
+    if game_id != play.UNSTORED:  # a dealt table's clock has not started
+        play.pause(Owner.of(request), game_id)
     return HttpResponse(status=204)
 
 
 @require_POST
 def resume(request, game_id):
-    play.resume(Owner.of(request), game_id)
+    if game_id != play.UNSTORED:
+        play.resume(Owner.of(request), game_id)
     return HttpResponse(status=204)
 
 
-def answer(request, outcome: play.Outcome, game_id: int, typed: str = ""):
-    """The page's answer to an action on the game `game_id`."""
+def answer(request, outcome: play.Outcome, typed: str = ""):
+    """The page's answer to an action on the game its URL names."""
     if not request.htmx:
         request.session[FLASH] = {name: getattr(outcome, name) for name in FLASHED}
         return redirect("table")
@@ -187,13 +219,13 @@ def answer(request, outcome: play.Outcome, game_id: int, typed: str = ""):
     # with the game (their links) or to show that text; the script keeps their version fields in
     # step with the table (see tripeaks.js).
     typed = typed if outcome.message else ""
-    controls = outcome.row.pk != game_id or bool(typed)
+    controls = outcome.row.pk != request.resolver_match.kwargs["game_id"] or bool(typed)
     return _fragments(request, outcome, 200, typed, controls)
 
 
 def refusal(request, status: int, message: str, typed: str = ""):
     """The player's own table with the reason their request changed nothing."""
-    outcome = replace(play.open_table(Owner.of(request), resume=False), message=message)
+    outcome = replace(visitor_table(request, resume=False), message=message)
     if request.htmx:
         return _fragments(request, outcome, status, typed, controls=True)
     context = display.context(

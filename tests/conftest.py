@@ -1,5 +1,5 @@
 import pytest
-from django.test import override_settings
+from django.test import Client, override_settings
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -14,3 +14,16 @@ def _test_settings():
         WHITENOISE_AUTOREFRESH=True,
     ):
         yield
+
+
+def returning(client: Client) -> Client:
+    """A visitor who has a session: they have been here and acted before. A newcomer, with none,
+    is dealt a table that is stored only at their first action (tests/site/test_newcomers.py)."""
+    client.session.save()  # the test client makes a session and sets its cookie
+    return client
+
+
+@pytest.fixture
+def client(client, db):
+    """pytest-django's client as a returning visitor."""
+    return returning(client)

@@ -8,6 +8,7 @@ from django.urls import reverse
 from game.models import Game
 from game.urls import urlpatterns as table_urls
 from tests.accounts.conftest import account_game, act, anonymous_game, log_in, make_user
+from tests.conftest import returning
 from tests.site.conftest import HTMX
 
 # Every URL that names one game: the table's actions and its analysis, and My games' continue
@@ -34,7 +35,7 @@ def request_for(client, name, game, data, headers=None):
 @pytest.fixture
 def victims(db):
     """Alice's account game and an anonymous visitor's game, both with a card drawn."""
-    alice_client, visitor = Client(), Client()
+    alice_client, visitor = Client(), returning(Client())
     alice = make_user("alice")
     log_in(alice_client, "alice")
     alice_client.get("/")

@@ -201,6 +201,9 @@ HIDE = """hidden => {
 
 
 def test_the_clock_stops_while_the_tab_is_hidden_and_a_short_look_away_counts(table):
+    # A newcomer's table is stored, and its clock started, by their first action.
+    table.locator("#stock").click()
+    expect(table.locator("#table")).not_to_have_attribute("data-table", re.compile("^0:"))
     game = Game.objects.get(pk=table.locator("#table").get_attribute("data-table").split(":")[0])
     hidden_since = time.monotonic()
 

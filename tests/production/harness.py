@@ -311,6 +311,8 @@ class PageTable:
     csrf: str = field(compare=False)
     message: str = ""
     over: bool = False
+    dealt: int | None = field(default=None, compare=False)
+    """A newcomer's table, stored nowhere yet: the deal number its forms send."""
 
     @classmethod
     def parse(cls, html: str, csrf: str = "") -> "PageTable":
@@ -327,6 +329,7 @@ class PageTable:
         message = elements(html, data_message=True)
         stock = int(element(html, data_stock=True)["data-stock"])
         won = [panel for panel in elements(html, id="panel") if "won" in panel["class"].split()]
+        dealt = elements(html, "input", name="dealt")
         return cls(
             game=game,
             version=version,
@@ -338,6 +341,7 @@ class PageTable:
             csrf=token[0]["value"] if token else csrf,
             message=message[0].text.strip() if message else "",
             over=not free and stock == 0 or bool(won),
+            dealt=int(dealt[0]["value"]) if dealt else None,
         )
 
 
@@ -353,9 +357,13 @@ class Player:
         return self.clients[server % len(self.clients)]
 
     def open(self, server: int = 0) -> PageTable:
+        """The player's table. A newcomer's is stored by their first action: here a Hint, which
+        moves no card."""
         response = self.client(server).request("GET", "/")
         assert response.status == 200, response.body[:300]
         self.table = PageTable.parse(response.body)
+        if self.table.dealt is not None:
+            assert self.act("hint", server).status == 200
         return self.table
 
     def act(self, action: str, server: int = 0, version=True, **form) -> Response:
@@ -368,6 +376,7 @@ class Player:
         """Post one action as htmx does, the table left as it was until `follow`."""
         table = self.table
         form = form | ({"version": table.version} if version else {})
+        form |= {"dealt": table.dealt} if table.dealt is not None else {}
         headers = HTMX | {"X-CSRFToken": table.csrf}
         return self.client(server).request("POST", f"/game/{table.game}/{action}", form, headers)
 

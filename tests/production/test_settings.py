@@ -80,9 +80,9 @@ import django
 django.setup()
 from django.test import Client
 from game import play
-def broken(owner, resume=True):
+def broken(*args, **kwargs):
     raise RuntimeError("a bug in the view")
-play.open_table = broken
+play.table_of = broken
 response = Client(raise_request_exception=False).get("/", headers={"host": "127.0.0.1"})
 print(response.status_code)
 """

@@ -5,13 +5,14 @@ from django.core.cache import cache
 
 from game.engine.deck import format_deck
 from game.models import Game
+from tests.conftest import returning
 
 HTMX = {"HX-Request": "true"}
 
 
 class Player:
     def __init__(self, client):
-        self.client = client
+        self.client = returning(client)
         self.page = client.get("/")
 
     @property

@@ -13,6 +13,7 @@ from game import play
 from game.engine.cards import card_code, card_label
 from game.engine.geometry import TABLEAU_SIZE
 from game.models import Game
+from tests.conftest import returning
 from tests.engine.support import CHAIN_DECK
 from tests.site.conftest import HTMX, Player
 from tests.site.markup import element, elements, message
@@ -84,7 +85,7 @@ def test_someone_elses_game_is_a_404_and_stays_as_it_was(player, db):
 
 
 def test_a_post_without_the_csrf_token_is_refused_with_a_friendly_page(db):
-    client = Client(enforce_csrf_checks=True)
+    client = returning(Client(enforce_csrf_checks=True))
     client.get("/")
     game = Game.objects.get()
 
@@ -103,7 +104,7 @@ def htmx_csrf_token(page) -> str:
 
 
 def test_htmx_sends_the_csrf_token_from_the_page_so_fragments_leave_the_field_out(db):
-    client = Client(enforce_csrf_checks=True)
+    client = returning(Client(enforce_csrf_checks=True))
     page = client.get("/").content
     token = htmx_csrf_token(page)
     assert elements(page, "input", name="csrfmiddlewaretoken")  # plain posts need it

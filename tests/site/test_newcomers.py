@@ -1,0 +1,125 @@
+"""A visitor with neither a session nor an account is dealt a table that is stored nowhere: a
+page view writes nothing (no session, no game, no log row, no deal). Their first action stores the
+table they were dealt, with their session, and acts on it."""
+
+import pytest
+from django.contrib.sessions.models import Session
+from django.test import Client
+
+from game.models import Action, Deal, Game
+from tests.site.conftest import HTMX
+from tests.site.markup import element, elements, message
+
+pytestmark = pytest.mark.django_db
+
+STORED = (Session, Game, Action, Deal)
+
+
+def stored_rows() -> dict:
+    return {model.__name__: model.objects.count() for model in STORED}
+
+
+def dealt(page) -> dict:
+    """What a newcomer's page shows of their table: its game id and version, its deal, the form
+    field every action sends for it."""
+    game, version = element(page, data_table=True)["data-table"].split(":")
+    fields = {field["value"] for field in elements(page, "input", name="dealt")}
+    assert len(fields) == 1, "every form sends the one dealt deal"
+    return {"game": int(game), "version": int(version), "dealt": fields.pop()}
+
+
+def first_action(client, page, action, data=None, htmx=True):
+    table = dealt(page.content)
+    form = {"version": table["version"], "dealt": table["dealt"], **(data or {})}
+    return client.post(f"/game/{table['game']}/{action}", form, headers=HTMX if htmx else {})
+
+
+def test_page_views_write_nothing():
+    before = stored_rows()
+
+    pages = [Client().get("/") for _ in range(30)]
+
+    assert [page.status_code for page in pages] == [200] * 30
+    assert stored_rows() == before
+    assert all("sessionid" not in page.cookies for page in pages)
+    # Each is dealt a table of its own, its clock not yet running.
+    assert len({dealt(page.content)["dealt"] for page in pages}) > 1
+    assert not element(pages[0].content, "time", data_clock=True).has("data-running")
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "plain"])
+def test_the_first_tap_stores_the_dealt_table_and_is_applied(htmx):
+    client = Client()
+    page = client.get("/")
+    number = int(dealt(page.content)["dealt"])
+
+    response = first_action(client, page, "draw", htmx=htmx)
+
+    assert response.status_code == (200 if htmx else 302)
+    game = Game.objects.get()
+    assert game.deal.number == number
+    assert game.moves == ["draw"] and game.running_since is not None
+    assert list(game.actions.values_list("kind", flat=True)) == ["new", "draw"]
+    again = client.get("/").content
+    assert dealt_table_id(again) == game.pk and not elements(again, "input", name="dealt")
+    assert not element(page.content, id="tip").has("hidden")
+    assert element(again, id="tip").has("hidden"), "the tip was shown on the first visit"
+
+
+def dealt_table_id(page) -> int:
+    return int(element(page, data_table=True)["data-table"].split(":")[0])
+
+
+@pytest.mark.parametrize(
+    ("action", "data"),
+    [("take", {"pos": 18}), ("undo", {}), ("hint", {}), ("new", {}), ("replay", {}),
+     ("deal", {"deal": "4242"})],
+)  # fmt: skip
+def test_any_first_action_stores_one_table_and_answers_with_it(action, data):
+    client = Client()
+    page = client.get("/")
+
+    response = first_action(client, page, action, data)
+
+    assert response.status_code == 200
+    games = Game.objects.all()
+    assert {game.session_key for game in games} == {client.session.session_key}
+    shown = dealt_table_id(response.content)
+    assert shown == games.latest("current_since", "pk").pk
+    # The answer's controls act on the stored game from now on.
+    assert all(form["action"].startswith(f"/game/{shown}/") for form in
+               elements(response.content, "form", hx_post=True))  # fmt: skip
+
+
+@pytest.mark.parametrize("forged", [None, "", "zero", "0", "9" * 19], ids=repr)
+def test_a_first_action_without_a_real_dealt_deal_stores_nothing(forged):
+    client = Client()
+    page = client.get("/")
+    table = dealt(page.content)
+    form = {"version": 0} | ({"dealt": forged} if forged is not None else {})
+    before = stored_rows()
+
+    response = client.post(f"/game/{table['game']}/draw", form, headers=HTMX)
+
+    assert response.status_code == 400 and message(response.content)
+    assert stored_rows() == before
+
+
+def test_a_newcomers_post_to_a_stored_game_is_refused_and_stores_nothing(player):
+    someone_elses = player.game
+    before = stored_rows()
+
+    response = Client().post(f"/game/{someone_elses.pk}/draw", {"version": 0}, headers=HTMX)
+
+    assert response.status_code == 404
+    assert stored_rows() == before
+
+
+@pytest.mark.parametrize("action", ["pause", "resume"])
+def test_hiding_and_showing_a_dealt_table_stores_nothing(action):
+    client = Client()
+    client.get("/")
+    before = stored_rows()
+
+    assert client.post(f"/game/0/{action}").status_code == 204
+    assert stored_rows() == before
