@@ -3,9 +3,11 @@
 import io
 import json
 
+import pytest
 from django.core.management import call_command
 
 from game.engine.cards import card_from_code
+from game.engine.rules import ALL_RULES, Rules
 
 RANKS = "A23456789TJQK"
 
@@ -48,3 +50,12 @@ def run_command(name: str, *args: str, stdin: str = "") -> list[dict]:
     out = io.StringIO()
     call_command(name, *args, stdin=io.StringIO(stdin), stdout=out, stderr=io.StringIO())
     return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def each_rule_set(rule_sets: list[Rules] = ALL_RULES) -> list:
+    """Rule sets as test parameters: the standard game and each single flag in the quick loop
+    (make test-fast), their combinations with the slow tests (make test runs them all)."""
+    return [
+        pytest.param(rules, id=rules.name, marks=[pytest.mark.slow] if "+" in rules.name else [])
+        for rules in rule_sets
+    ]

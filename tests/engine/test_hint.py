@@ -15,7 +15,7 @@ from game.engine.rules import ALL_RULES, Rules
 from game.engine.solver import solve, solve_table
 from game.engine.state import DRAW, UNDO, WILD, Table
 
-from .support import CHAIN_DECK, STUCK_DECK
+from .support import CHAIN_DECK, STUCK_DECK, each_rule_set
 
 OPEN_PEAKS = Rules(open_peaks=True)
 OPEN_WILD = Rules(open_peaks=True, wild=True)
@@ -54,7 +54,7 @@ def shuffle_unseen(game: Table, rng: random.Random) -> tuple[int, ...]:
     return tuple(deck)
 
 
-@pytest.mark.parametrize("rules", ALL_RULES, ids=lambda rules: rules.name)
+@pytest.mark.parametrize("rules", each_rule_set())
 @settings(max_examples=10, deadline=None)
 @given(number=st.integers(1, 10_000), play_seed=st.integers(0, 2**32), steps=st.integers(0, 60))
 def test_cards_never_seen_do_not_change_the_hint(rules, number, play_seed, steps):
@@ -189,7 +189,7 @@ def test_no_verdict_on_a_losing_deal_while_cards_are_unseen():
     assert hint.verdict is None
 
 
-@pytest.mark.parametrize("rules", ALL_RULES, ids=lambda rules: rules.name)
+@pytest.mark.parametrize("rules", each_rule_set())
 def test_following_hints_plays_to_the_end_and_only_then_hints_nothing(rules):
     game = Table(deck_for_number(ALL_RULES.index(rules) + 1), rules)
     while not game.over:

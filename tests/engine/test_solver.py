@@ -11,7 +11,7 @@ from game.engine.rules import ALL_RULES, STANDARD, Rules
 from game.engine.solver import solve, solve_table
 from game.engine.state import ALL_REMOVED, DRAW, WILD, Table
 
-from .support import CHAIN_DECK, deck_with
+from .support import CHAIN_DECK, deck_with, each_rule_set
 
 NO_WRAP = Rules(wrap=False)
 WILD_RULES = Rules(wild=True)
@@ -116,7 +116,7 @@ def small_position(rng: random.Random, rules: Rules):
 POSITION_RULES = [rules for rules in ALL_RULES if not rules.open_peaks and rules.first_waste]
 
 
-@pytest.mark.parametrize("rules", POSITION_RULES, ids=lambda rules: rules.name)
+@pytest.mark.parametrize("rules", each_rule_set(POSITION_RULES))
 def test_agrees_with_brute_force_on_small_positions(stage, rules):
     rng = random.Random(f"small positions {rules}")
     results = []
@@ -159,7 +159,7 @@ def first_lost_deal(rules: Rules) -> int:
     return next(n for n in range(1, 1000) if solve(deck_for_number(n), rules).result == "loss")
 
 
-@pytest.mark.parametrize("rules", ALL_RULES, ids=lambda rules: rules.name)
+@pytest.mark.parametrize("rules", each_rule_set())
 def test_stages_agree_on_whole_deals_under_every_rule_set(rules, monkeypatch):
     decks = [deck_for_number(number) for number in range(1, 4)]
     default = [solve(deck, rules) for deck in decks]

@@ -10,10 +10,10 @@ from django.core.management.base import CommandError
 
 from game.engine.deck import deck_for_number, format_deck, parse_deck
 from game.engine.knowledge import view_of
-from game.engine.rules import ALL_RULES, Rules
+from game.engine.rules import Rules
 from game.engine.scoring import START, hand_score
 from game.engine.state import DRAW, WILD, Table
-from tests.engine.support import STUCK_DECK, run_command
+from tests.engine.support import STUCK_DECK, each_rule_set, run_command
 
 DEAL_1 = format_deck(deck_for_number(1, settings.TRIPEAKS_DEAL_KEY))
 STUCK = format_deck(STUCK_DECK)
@@ -39,7 +39,7 @@ def test_hint_answers_one_json_object_and_repeats_itself_with_nodes_and_seed():
     assert run_command(*args)[0]["move"] == answer["move"]
 
 
-@pytest.mark.parametrize("rules", ALL_RULES, ids=lambda rules: rules.name)
+@pytest.mark.parametrize("rules", each_rule_set())
 def test_hint_plays_by_the_rules_it_is_given(rules):
     [answer] = run_command("hint", "--rules", rules.name, "--deck", DEAL_1, "--nodes", "2000")
     assert answer["move"] in view_of(Table(parse_deck(DEAL_1), rules)).legal_moves()
