@@ -30,6 +30,7 @@ from django.utils import timezone
 from game.display import clock
 from game.engine.rules import STANDARD_NAME
 from game.models import Deal, Game, Verdict
+from game.stats import ratio
 
 Status = Game.Status
 Scoring = Game.Scoring
@@ -57,7 +58,7 @@ class Statistics:
 
     @property
     def win_rate(self) -> float | None:
-        return self.won / self.played if self.played else None
+        return ratio(self.won, self.played)
 
     @property
     def best_time(self) -> str | None:

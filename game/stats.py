@@ -26,6 +26,11 @@ HARDEST_MIN_PLAYS = 10
 """A deal counts as played often from this many games on; fewer say little about its difficulty."""
 
 
+def ratio(part: int, whole: int) -> float | None:
+    """part / whole; None while there is no whole (nothing played or decided yet)."""
+    return part / whole if whole else None
+
+
 @dataclass(frozen=True)
 class Overview:
     played: int
@@ -51,11 +56,11 @@ class Overview:
 
     @property
     def hints_per_game(self) -> float | None:
-        return self.hints / self.played if self.played else None
+        return ratio(self.hints, self.played)
 
     @property
     def undos_per_game(self) -> float | None:
-        return self.undos / self.played if self.played else None
+        return ratio(self.undos, self.played)
 
 
 @dataclass(frozen=True)
@@ -70,11 +75,11 @@ class RuleSet:
 
     @property
     def win_rate(self) -> float | None:
-        return self.won / self.played if self.played else None
+        return ratio(self.won, self.played)
 
     @property
     def winnable_share(self) -> float | None:
-        return self.winnable / self.decided if self.decided else None
+        return ratio(self.winnable, self.decided)
 
 
 @dataclass(frozen=True)
