@@ -1,4 +1,5 @@
-"""Bar charts as geometry for a server-rendered SVG (templates/admin/game/bar_chart.html).
+"""Bar charts as geometry for a server-rendered SVG (templates/admin/game/bar_chart.html), and
+their figures as a table (templates/admin/game/numbers.html).
 
 The SVG coordinate system is sized for a phone: drawn 1:1 on a 360-pixel screen, its text stays
 readable; on a desktop the stylesheet caps how wide it grows.
@@ -28,6 +29,19 @@ class Bar:
     inner_y: float
     inner_height: float
     title: str
+
+
+@dataclass(frozen=True)
+class Numbers:
+    """A chart's figures as a table, for exact values and for screen readers: a row per bar that
+    is not empty, each named by its `data-<key>` attribute."""
+
+    summary: str
+    columns: tuple[str, ...]
+    """The rows' label, then each figure's."""
+    key: str
+    rows: list[tuple[str, str, tuple[int, ...]]]
+    """(the row's name, its label, its figures)"""
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from game.display import clock
 from game.engine.geometry import TABLEAU_SIZE
 from game.models import Game
 
-from .charts import bar_chart
+from .charts import Numbers, bar_chart
 from .verdicts import label, store_verdicts
 
 SCORED = [choice for choice in Game.Scoring.choices if choice[0] != Game.Scoring.NONE]
@@ -40,8 +40,9 @@ def statistics_view(request):
         "won_avg_time": clock(overview.won_avg_ms),
         "days": days,
         "daily_chart": _daily_chart(days),
-        "cleared": cleared,
+        "daily_numbers": _daily_numbers(days),
         "cleared_chart": _cleared_chart(cleared),
+        "cleared_numbers": _cleared_numbers(cleared),
         "longest_runs": stats.longest_runs(),
         "most_played": stats.most_played_deals(),
         "hardest": hardest,
@@ -71,6 +72,16 @@ def _daily_chart(days: list[stats.Day]):
     )
 
 
+def _daily_numbers(days: list[stats.Day]) -> Numbers:
+    # Days without games are bars of 0 in the chart, and no row here.
+    rows = [
+        (f"{day.day:%Y-%m-%d}", f"{day.day:%a %-d %b %Y}", (day.played, day.won))
+        for day in reversed(days)
+        if day.played
+    ]
+    return Numbers("Numbers per day", ("Day", "Played", "Won"), "day", rows)
+
+
 def _short(day) -> str:
     return f"{day:%b} {day.day}"
 
@@ -88,7 +99,18 @@ def _scores(scoring: str, name: str, buckets: list[stats.ScoreBucket]) -> dict:
             x_labels={index: str(buckets[index].low) for index in labelled},
         )
     hands = sum(bucket.hands for bucket in buckets)
-    return {"scoring": scoring, "name": name, "buckets": buckets, "hands": hands, "chart": chart}
+    rows = [
+        (str(bucket.low), f"{bucket.low} to {bucket.high - 1}", (bucket.hands,))
+        for bucket in buckets
+        if bucket.hands
+    ]
+    numbers = Numbers("Numbers", ("Score", "Hands"), "score-bucket", rows)
+    return {"scoring": scoring, "name": name, "hands": hands, "chart": chart, "numbers": numbers}
+
+
+def _cleared_numbers(cleared: list[int]) -> Numbers:
+    rows = [(str(n), str(n), (games,)) for n, games in enumerate(cleared) if games]
+    return Numbers("Numbers", ("Cleared", "Games"), "cleared", rows)
 
 
 def _cleared_chart(cleared: list[int]):
