@@ -25,9 +25,9 @@ prod: $(VENV)/.installed
 test: $(VENV)/.installed
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
 
-# The quick loop: everything but the browser tests and the tests marked slow.
+# The quick loop: everything but the browser tests and the tests marked slow, on two processes.
 test-fast: $(VENV)/.installed
-	$(VENV)/bin/pytest -m "not browser and not slow" $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -n 2 -m "not browser and not slow" $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .

@@ -199,7 +199,7 @@ def test_a_proven_loss(stage):
         assert (solution.result, solution.moves) == ("loss", ())
 
 
-@pytest.mark.parametrize("rules", [WILD_RULES, NO_WRAP_WILD], ids=lambda rules: rules.name)
+@pytest.mark.parametrize("rules", each_rule_set([WILD_RULES, NO_WRAP_WILD]))
 def test_a_win_that_needs_the_wild_card(stage, rules):
     # The locked sevens: the wild card lets one 7 go first.
     solution = solve(LOCKED_SEVENS_DECK, rules)
@@ -240,7 +240,7 @@ def test_without_a_first_waste_card(number, stage):
     assert Table.replay(deck_for_number(number), solution.moves, rules).won
 
 
-@pytest.mark.parametrize("rules", [STANDARD, NO_WRAP_WILD], ids=lambda rules: rules.name)
+@pytest.mark.parametrize("rules", each_rule_set([STANDARD, NO_WRAP_WILD]))
 def test_out_of_budget_is_unknown_never_loss(rules):
     deck = deck_for_number(first_lost_deal(rules))
     full = solve(deck, rules)
@@ -278,7 +278,7 @@ def random_game(number: int, rules: Rules, rng: random.Random) -> Table:
     return game
 
 
-@pytest.mark.parametrize("rules", [STANDARD, NO_WRAP_WILD], ids=lambda rules: rules.name)
+@pytest.mark.parametrize("rules", each_rule_set([STANDARD, NO_WRAP_WILD]))
 def test_mid_game_positions(rules):
     rng = random.Random(f"mid-game {rules.name}")
     results = set()

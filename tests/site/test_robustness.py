@@ -204,6 +204,7 @@ def _assert_nothing_hidden_shows(game, html):
     assert game.deal.deck not in html
 
 
+@pytest.mark.slow  # a whole game played and every answer read
 def test_face_down_cards_and_the_stock_never_appear(player):
     """Play a numbered deal to its end, looking at every response and page along the way."""
     player.post("deal", {"deal": "7"})
