@@ -100,10 +100,11 @@ def context(outcome: Outcome, **extra) -> dict:
     elapsed = row.elapsed_ms()
     panel = {Game.Status.WON: "won", Game.Status.DEAD_END: "dead_end"}.get(row.status)
     scored = row.scoring != Game.Scoring.NONE
+    game_id = row.pk or UNSTORED
     return {
         "game": row,
-        "game_id": row.pk or UNSTORED,
-        "links": links(row.pk or UNSTORED),
+        "game_id": game_id,
+        "links": links(game_id),
         "cards": cards,
         "waste_card": waste_card(table.waste_top, outcome.moved, table.wild_on_waste),
         "wild_held": table.wild_held,

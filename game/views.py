@@ -46,7 +46,7 @@ def game_action(view):
     def checked(request, game_id, **options):
         try:
             if game_id == play.UNSTORED:
-                game_id = store_dealt(request)
+                game_id = newcomer_game(request)
             elif is_newcomer(request):
                 raise Http404(play.NOT_YOURS)  # not a session of their own, so not a game
             return view(request, game_id, **options)
@@ -64,7 +64,7 @@ def is_newcomer(request) -> bool:
     return not request.user.is_authenticated and request.session.is_empty()
 
 
-def store_dealt(request) -> int:
+def newcomer_game(request) -> int:
     """The game a newcomer's first action acts on: the table they were dealt (its number in the
     form's `dealt` field), stored now."""
     number = _whole_number(request.POST.get("dealt"), "dealt")
@@ -89,7 +89,7 @@ def table(request):
     flash = request.session.pop(FLASH, {})
     outcome = replace(outcome, hint=play.last_hint(outcome.row), **flash)
     first_visit = not request.session.get(TIPPED)
-    if first_visit and not is_newcomer(request):  # a newcomer's is marked by store_dealt
+    if first_visit and not is_newcomer(request):  # a newcomer's is marked by newcomer_game
         request.session[TIPPED] = True
     context = display.context(
         outcome,
