@@ -45,6 +45,11 @@ def clock(ms: float | None) -> str | None:
     return f"{minutes}:{seconds:02d}"
 
 
+def percent(fraction: float | None) -> str:
+    """A share in whole percent; a dash while there is nothing to share (nothing played yet)."""
+    return "–" if fraction is None else f"{fraction:.0%}"
+
+
 # The pieces a tap redraws are rendered from their partials once per process for each form they
 # take (a few thousand cards, 156 waste cards, 48 stocks) and reused as they are.
 

@@ -167,8 +167,6 @@ class Game(models.Model):
     class Meta:
         ordering = ["-started_at"]
         indexes = [
-            models.Index(fields=["owner", "status"]),
-            models.Index(fields=["owner", "-current_since"]),
             # An anonymous player's games: every tap asks whether one is newer than its own.
             # Only anonymous games: a planner that also weighed "owner is none" by an index of
             # the owner would read every anonymous game's entry.
@@ -177,6 +175,9 @@ class Game(models.Model):
                 condition=models.Q(owner=None),
                 name="game_anonymous_by_recency",
             ),
+            # A signed-in player's games: their record, by status, and the table `/` shows.
+            models.Index(fields=["owner", "status"]),
+            models.Index(fields=["owner", "-current_since"]),
             # Covering indexes for the staff statistics (game.stats): per deal and per day.
             models.Index(fields=["deal", "status"]),
             models.Index(fields=["started_at", "status"]),

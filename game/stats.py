@@ -46,21 +46,31 @@ class Overview:
     undone_won: int
     undos: int
 
-    @property
-    def unhinted_games(self) -> int:
-        return self.played - self.hinted_games
+    def uses(self) -> list["Use"]:
+        """The played games by the aid they used (a hint, undo) or went without (no hint)."""
+        unhinted = self.played - self.hinted_games
+        return [
+            self._use("hint", "Used a hint", self.hinted_games, self.hinted_won, self.hints),
+            self._use("no-hint", "No hint", unhinted, self.won - self.hinted_won),
+            self._use("undo", "Used undo", self.undone_games, self.undone_won, self.undos),
+        ]
 
-    @property
-    def unhinted_won(self) -> int:
-        return self.won - self.hinted_won
+    def _use(self, key: str, label: str, games: int, won: int, uses: int | None = None) -> "Use":
+        per_game = None if uses is None else ratio(uses, self.played)
+        return Use(key, label, games, ratio(games, self.played), per_game, ratio(won, games))
 
-    @property
-    def hints_per_game(self) -> float | None:
-        return ratio(self.hints, self.played)
 
-    @property
-    def undos_per_game(self) -> float | None:
-        return ratio(self.undos, self.played)
+@dataclass(frozen=True)
+class Use:
+    """Played games that used an aid (or went without one): how many, their share of the played
+    games, the aid's uses per played game (None for the games without), their win rate."""
+
+    key: str
+    label: str
+    games: int
+    share: float | None
+    per_game: float | None
+    win_rate: float | None
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,9 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from game import stats
+from game.display import percent
 from game.models import Deal, Game
 
-from .links import percent
 from .search import DealNumberSearch
 from .verdicts import VerdictFilter, label, store_verdicts, with_standard_verdict
 

@@ -11,7 +11,3 @@ def change_link(obj, text=None):
 
 def player_of(game) -> str:
     return game.owner.get_username() if game.owner else "anonymous"
-
-
-def percent(fraction: float | None) -> str:
-    return "–" if fraction is None else f"{fraction:.0%}"

@@ -49,7 +49,7 @@ def test_hint_and_undo_use(staff_client, played, solver_calls):
     html = page(staff_client)
 
     assert text_of(html, "data-use", "hint") == "Used a hint 2 50% 0.75 50%"
-    assert text_of(html, "data-use", "no-hint") == "No hint 2 0%"
+    assert text_of(html, "data-use", "no-hint") == "No hint 2 50% 0%"
     assert text_of(html, "data-use", "undo") == "Used undo 2 50% 1.00 0%"
 
 

@@ -17,6 +17,7 @@ from game.management.commands.make_demo_data import RULE_SETS
 from game.models import Deal, Game
 
 Status = Game.Status
+DEMO = dict(games=300, deals=20, days=5, players=4, logged=60, daily_days=3, seed=3)
 
 
 @pytest.fixture(scope="module")
@@ -26,16 +27,7 @@ def _demo_data(django_db_setup, django_db_blocker):
     cache, which outlives the database: it starts and ends empty too."""
     with django_db_blocker.unblock():
         cache.clear()
-        call_command(
-            "make_demo_data",
-            games=300,
-            deals=20,
-            days=5,
-            players=4,
-            logged=60,
-            daily_days=3,
-            seed=3,
-        )
+        call_command("make_demo_data", **DEMO)
         yield
         call_command("flush", interactive=False, verbosity=0)
         cache.clear()
@@ -48,7 +40,7 @@ def demo(_demo_data, db):
 
 def test_logged_games_replay_under_their_rules_to_their_stored_state_and_score(demo):
     logged = demo.filter(logged__gt=0).select_related("deal")
-    assert logged.count() == 60
+    assert logged.count() == DEMO["logged"]
     for game in logged:
         rules = Rules.from_name(game.rules)
         table = Table.replay(game.deal.cards, game.moves, rules)
@@ -84,7 +76,7 @@ def test_daily_records_are_one_deal_a_day_once_per_player(demo):
 
 
 def test_a_left_game_had_a_move_and_a_skipped_one_none(demo):
-    assert demo.filter(daily=None).count() == 300
+    assert demo.filter(daily=None).count() == DEMO["games"]
     assert demo.filter(status=Status.SKIPPED).exists()
     assert not demo.filter(status=Status.LEFT, move_count=0).exists()
     assert not demo.filter(status=Status.SKIPPED, move_count__gt=0).exists()
@@ -108,7 +100,7 @@ def test_the_migration_marks_untouched_left_games_skipped(db):
 def test_a_second_run_keeps_one_daily_record_per_player_and_day(demo):
     first = set(demo.exclude(daily=None).values_list("owner", "daily", "deal"))
 
-    call_command("make_demo_data", games=10, deals=20, days=5, players=4, logged=0, daily_days=3)
+    call_command("make_demo_data", **DEMO | {"games": 10, "logged": 0, "seed": 4})
 
     assert set(demo.exclude(daily=None).values_list("owner", "daily", "deal")) >= first
     assert demo.exclude(daily=None).count() == len(

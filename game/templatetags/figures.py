@@ -1,0 +1,16 @@
+"""How pages show figures: a table's head row, and a share as a percentage."""
+
+from django import template
+
+from game import display
+
+register = template.Library()
+register.filter("percent", display.percent)
+
+
+@register.inclusion_tag("column_heads.html")
+def column_heads(*names: str, numeric: int = 0, unseen: str = "") -> dict:
+    """One column heading per name. The `numeric` columns after the first hold figures and are
+    aligned right, as their figures are; `unseen` names a last column of buttons, which say what
+    they do, so its heading is for screen readers only."""
+    return {"columns": [(name, 0 < i <= numeric) for i, name in enumerate(names)], "unseen": unseen}
