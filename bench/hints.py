@@ -5,9 +5,13 @@
 * by the full-information solver, which gives the fraction of deals winnable at all.
 
 Run from the project root: python bench/hints.py --deals 500 --nodes 60000 --jobs 2 [--rules NAME]
+`--save FILE` keeps each deal's outcome as JSON, for a paired comparison of two runs:
+python bench/hints.py --compare OLD.json NEW.json
 """
 
 import argparse
+import json
+import math
 import statistics
 import sys
 import time
@@ -52,7 +56,14 @@ def main(argv=None):
     )
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--rules", default="standard", help="rule set (SPEC.md; standard)")
+    parser.add_argument("--save", type=Path, help="write each deal's outcome to this JSON file")
+    parser.add_argument(
+        "--compare", nargs=2, type=Path, metavar=("OLD", "NEW"), help="compare two saved runs"
+    )
     args = parser.parse_args(argv)
+    if args.compare:
+        compare(*args.compare)
+        return
     try:
         rules = Rules.from_name(args.rules)
     except RulesError as error:
@@ -80,6 +91,31 @@ def main(argv=None):
     print(
         f"ms/hint p50 {statistics.median(times):.1f}  p99 {times[int(0.99 * len(times))]:.1f}"
         f"  hints {len(times)}  wall {time.perf_counter() - started:.0f} s"
+    )
+    if args.save:
+        outcomes = {number: won for number, won, *_ in results}
+        args.save.write_text(
+            json.dumps(
+                {"options": vars(args) | {"save": str(args.save)}, "won": outcomes, "ms": times}
+            )
+        )
+
+
+def compare(old_path: Path, new_path: Path) -> None:
+    """The paired difference in win rate on the deals both runs played, with its standard error:
+    the same deals cancel most of the luck of the deal."""
+    old, new = (json.loads(path.read_text())["won"] for path in (old_path, new_path))
+    common = sorted(old.keys() & new.keys(), key=int)
+    diffs = [int(new[number]) - int(old[number]) for number in common]
+    deals = len(diffs)
+    mean = sum(diffs) / deals
+    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (deals - 1)) if deals > 1 else 0.0
+    old_rate = sum(old[number] for number in common) / deals
+    new_rate = sum(new[number] for number in common) / deals
+    print(
+        f"deals {deals}  old {old_rate:.3f}  new {new_rate:.3f}"
+        f"  difference {100 * mean:+.1f} ± {100 * spread / math.sqrt(deals):.1f} points (1 SE)"
+        f"  new only {diffs.count(1)}  old only {diffs.count(-1)}"
     )
 
 

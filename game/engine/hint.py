@@ -6,7 +6,12 @@ policy (`ROLLOUT_POLICY`) plays each sample to its end. Every move is tried on t
 the comparison is not blurred by some moves drawing luckier deals than others. A move scores its
 wins, plus a little for cards cleared so that hopeless-looking positions still get a sensible
 move. Counting full-information solver wins instead barely separates the moves: with every card
-in view almost every sample is winnable whatever is played now.
+in view almost every sample is winnable whatever is played now. A move clearly behind the leader
+on the samples so far gets no more of them (`_Race`), so the work goes to telling the close ones
+apart, and the search ends once one move is left.
+
+The reason given says why in words read off the position (what the move turns over, what can
+follow it), never how the samples came out.
 
 Laying the wild card is one more legal move, tried on the same samples; the playouts after every
 other move keep it to the last. So the hint advises it only where laying it now did better than
@@ -21,11 +26,12 @@ import time
 from dataclasses import dataclass
 
 from .cards import DECK_SIZE, card_label, rank
+from .geometry import COVER_MASK, COVERS, TABLEAU_SIZE
 from .knowledge import PlayerView, known_deck, known_ranks, view_of
 from .policy import Fits, Tableau, digging_policy, fits_table, play_out, policy_move
 from .rules import STANDARD
 from .solver import solve
-from .state import DRAW, WILD, Move, Table
+from .state import ALL_REMOVED, DRAW, WILD, Move, Table
 
 UNSOLVABLE = "unsolvable"
 
@@ -129,36 +135,84 @@ def _best_by_rollouts(view: PlayerView, seed: int, max_nodes: int, deadline: flo
 
     fits = fits_table(view.rules)
     # A playout makes at most one move per card standing, per stock card and for the wild card.
-    round_cost = len(moves) * (28 - view.removed.bit_count() + view.stock_count + view.wild_held)
+    playout_cost = 28 - view.removed.bit_count() + view.stock_count + view.wild_held
     samples = _sampler(view, random.Random(seed), fits)
-    wins = dict.fromkeys(moves, 0)
-    cleared = dict.fromkeys(moves, 0)
-    rounds = spent = 0
+    race = _Race(moves)
+    spent = 0
     # Every sample is the same deal when nothing is unknown: one round says it all.
     max_rounds = 1 if view.fully_known else None
-    while spent + round_cost <= max_nodes and rounds != max_rounds:
-        if deadline is not None and rounds and time.perf_counter() > deadline:
+    while (
+        len(race.running) > 1
+        and spent + len(race.running) * playout_cost <= max_nodes
+        and race.rounds != max_rounds
+    ):
+        if deadline is not None and race.rounds and time.perf_counter() > deadline:
             break
         table = next(samples)
-        for move in moves:
+        values = {}
+        for move in race.running:
             result, played = _play_out_after(view, table, move)
-            wins[move] += result == 28
-            cleared[move] += result
+            values[move] = (result == 28) + CLEARED_WEIGHT * result / 28
             spent += played + 1
-        rounds += 1
-    if not rounds:
+        race.add_round(values)
+    if not race.rounds:
         return Hint(fallback, None, f"{_describe(view, fallback)}: a quick suggestion.")
 
     def score(move: Move) -> tuple[float, bool, bool, bool]:
         # Ties go to the policy's own choice, then to keeping the wild card, then to taking
         # rather than drawing.
-        value = wins[move] + CLEARED_WEIGHT * cleared[move] / 28
-        return value, move == fallback, move != WILD, move != DRAW
+        return race.total[move], move == fallback, move != WILD, move != DRAW
 
-    best = max(moves, key=score)
+    best = max(race.running, key=score)
     if view.fully_known:
         return Hint(best, None, f"{_describe(view, best)}: the best line found so far.")
-    return Hint(best, None, f"{_describe(view, best)}: {_how_often(wins[best], rounds)}")
+    return Hint(best, None, f"{_describe(view, best)}: {_why(view, best)}.")
+
+
+MIN_ROUNDS = 16
+"""Rounds every move plays before any may be dropped: too few samples say little of the spread."""
+DROP_SE = 2.0
+"""A move is dropped once its paired shortfall to the leader is this many standard errors."""
+
+
+class _Race:
+    """The moves' scores on shared samples, dropping a move once it is clearly behind the leader,
+    so that the samples go to the moves still in contention. The difference between two moves on
+    the same sample is far less spread than either score, which is what makes "clearly" cheap."""
+
+    def __init__(self, moves: list[Move]):
+        self.running = list(moves)
+        self.rounds = 0
+        self.total = dict.fromkeys(moves, 0.0)
+        # For each ordered pair (a, b): the sum of a's value less b's, and of its square.
+        self.pair_sum = {(a, b): 0.0 for a in moves for b in moves if a != b}
+        self.pair_squares = dict.fromkeys(self.pair_sum, 0.0)
+
+    def add_round(self, values: dict[Move, float]) -> None:
+        self.rounds += 1
+        for move, value in values.items():
+            self.total[move] += value
+        for a in self.running:
+            for b in self.running:
+                if a != b:
+                    gap = values[a] - values[b]
+                    self.pair_sum[a, b] += gap
+                    self.pair_squares[a, b] += gap * gap
+        if self.rounds >= MIN_ROUNDS:
+            self._drop_the_clearly_behind()
+
+    def _drop_the_clearly_behind(self) -> None:
+        n = self.rounds
+        leader = max(self.running, key=self.total.__getitem__)
+        kept = [leader]
+        for move in self.running:
+            if move == leader:
+                continue
+            mean = self.pair_sum[move, leader] / n
+            variance = max(0.0, (self.pair_squares[move, leader] - n * mean * mean) / (n - 1))
+            if mean + DROP_SE * (variance / n) ** 0.5 >= 0:
+                kept.append(move)
+        self.running = [move for move in self.running if move in kept]
 
 
 def _play_out_after(view: PlayerView, table: _SampledTable, move: Move) -> tuple[int, int]:
@@ -179,22 +233,74 @@ def _play_out_after(view: PlayerView, table: _SampledTable, move: Move) -> tuple
     return result, played
 
 
-def _how_often(wins: int, rounds: int) -> str:
-    """How often a move cleared the table on the sampled deals, in words."""
-    share = wins / rounds
-    if not wins:
-        return "no line cleared the table from here, and it clears the most cards."
-    if share > 0.8:
-        often = "almost all"
-    elif share > 0.6:
-        often = "most"
-    elif share > 0.4:
-        often = "about half"
-    elif share > 0.15:
-        often = "some"
-    else:
-        often = "a few"
-    return f"it cleared the table in {often} of the deals that fit the cards you have seen."
+COUNT_WORDS = ("no", "a", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def _why(view: PlayerView, move: Move) -> str:
+    """Why the move, in words read off the position: what it opens and what can follow it."""
+    if move == WILD:
+        if not view.stock_count:
+            return "the stock is spent and any card here fits after it"
+        return "any card here fits after it"
+    if move == DRAW:
+        return _why_draw(view)
+    if view.removed | 1 << move == ALL_REMOVED:
+        return "it clears the table"
+    parts = [_what_it_opens(view, move), _what_follows(view, move)]
+    said = " and ".join(part for part in parts if part)
+    return said or "it is one card fewer to clear, and the stock is kept for later"
+
+
+def _why_draw(view: PlayerView) -> str:
+    takes = view.legal_takes()
+    if not takes:
+        return "nothing here fits the waste card"
+    if not any(_what_it_opens(view, pos) or _what_follows(view, pos) for pos in takes):
+        return "no card here opens anything or leads to another yet"
+    return "the cards that fit now are worth more kept for a later run"
+
+
+def _opened_by(view: PlayerView, pos: int) -> list[int]:
+    """The cards that taking pos uncovers."""
+    removed = view.removed | 1 << pos
+    return [
+        upper
+        for upper in COVERS[pos]
+        if not removed >> upper & 1 and removed & COVER_MASK[upper] == COVER_MASK[upper]
+    ]
+
+
+def _what_it_opens(view: PlayerView, pos: int) -> str:
+    opened = _opened_by(view, pos)
+    if not opened:
+        return ""
+    if view.rules.open_peaks:
+        names = [f"the {card_label(view.tableau[upper])}" for upper in opened]
+        return "it frees " + " and ".join(names)
+    return f"it turns over {_cards(len(opened))}"
+
+
+def _what_follows(view: PlayerView, pos: int) -> str:
+    """The cards in view that could be taken straight after pos: the run it continues."""
+    removed = view.removed | 1 << pos
+    followers = [
+        other
+        for other in range(TABLEAU_SIZE)
+        if other != pos
+        and not removed >> other & 1
+        and removed & COVER_MASK[other] == COVER_MASK[other]
+        and view.tableau[other] is not None
+        and view.rules.fits(rank(view.tableau[pos]), rank(view.tableau[other]))
+    ]
+    if not followers:
+        return ""
+    if len(followers) == 1:
+        return f"the {card_label(view.tableau[followers[0]])} can follow it"
+    return f"{_cards(len(followers))} can follow it"
+
+
+def _cards(count: int) -> str:
+    return f"{COUNT_WORDS[count]} card{'s' if count != 1 else ''}"
 
 
 def play_by_hints(deck, rules=STANDARD, **options) -> tuple[Table, list[float]]:
