@@ -81,7 +81,7 @@ def test_dismissing_the_tip_moves_no_card(screen, page, console_errors):
 
 def known_gap(request, screen: str, sizes: set[str], reason: str, strict: bool = True) -> None:
     """A size where the layout still falls short: the test fails there until it is fixed (or,
-    not strict, may fail: the won panel's fit there depends on when its rise is measured)."""
+    not strict, may fail, where the outcome depends on timing)."""
     if screen in sizes:
         request.applymarker(pytest.mark.xfail(strict=strict, reason=reason))
 
@@ -121,7 +121,9 @@ def test_the_dead_end_panel_fits_and_leaves_the_controls_free(request, screen, t
 
 
 def test_a_hint_and_a_refusal_fit(request, screen, table):
-    known_gap(request, screen, {"640x360", "812x375"}, "sideways, the hint covers the controls")
+    # Not strict: whether the page has scrolled the stock away when the hint lands varies.
+    sideways = {"640x360", "812x375"}
+    known_gap(request, screen, sideways, "sideways, the hint may push the stock away", strict=False)
     start_deal(table, CHAIN_DECK)
     table.locator("#c19").click()
     expect(table.locator("[data-message]")).to_be_visible()
