@@ -49,13 +49,3 @@ def _across() -> tuple[float, ...]:
 ACROSS = _across()
 """ACROSS[pos]: how far across the table a card sits, in card widths from the first base-row card:
 base-row cards side by side, every other card midway over the two that cover it."""
-
-
-def _peaks_of(pos: int) -> tuple[int, ...]:
-    """The peaks a position belongs to: the summits it lies under (base-row cards may share two)."""
-    if pos < 3:
-        return (pos,)
-    return tuple(sorted({p for upper in COVERS[pos] for p in _peaks_of(upper)}))
-
-
-PEAKS_OF = tuple(_peaks_of(pos) for pos in range(TABLEAU_SIZE))

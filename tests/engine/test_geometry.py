@@ -1,4 +1,4 @@
-from game.engine.geometry import ACROSS, BASE_ROW, COVERED_BY, COVERS, PEAKS_OF, ROW_OF, ROWS
+from game.engine.geometry import ACROSS, BASE_ROW, COVERED_BY, COVERS, ROW_OF, ROWS
 
 # SPEC.md's covering, written out cell by cell rather than by the formula under test.
 SPEC_COVERED_BY = {
@@ -25,13 +25,6 @@ def test_rows_hold_3_6_9_10_cards():
     assert [len(row) for row in ROWS] == [3, 6, 9, 10]
     assert list(BASE_ROW) == list(range(18, 28))
     assert ROW_OF[0] == 0 and ROW_OF[8] == 1 and ROW_OF[17] == 2 and ROW_OF[27] == 3
-
-
-def test_peaks_share_the_base_row():
-    assert PEAKS_OF[0] == (0,) and PEAKS_OF[4] == (0,) and PEAKS_OF[12] == (1,)
-    assert PEAKS_OF[21] == (0, 1)
-    assert PEAKS_OF[24] == (1, 2)
-    assert PEAKS_OF[18] == (0,) and PEAKS_OF[27] == (2,)
 
 
 def test_each_summit_sits_centred_over_its_peak():
