@@ -26,9 +26,17 @@ import time
 from dataclasses import dataclass
 
 from .cards import DECK_SIZE, card_label, rank
-from .geometry import COVER_MASK, COVERS, TABLEAU_SIZE
+from .geometry import COVERS, TABLEAU_SIZE
 from .knowledge import PlayerView, known_deck, known_ranks, view_of
-from .policy import Fits, Tableau, digging_policy, fits_table, play_out, policy_move
+from .policy import (
+    Fits,
+    Tableau,
+    digging_policy,
+    exposed_mask,
+    fits_table,
+    play_out,
+    policy_move,
+)
 from .rules import STANDARD
 from .solver import solve
 from .state import ALL_REMOVED, DRAW, WILD, Move, Table
@@ -262,12 +270,8 @@ def _why_draw(view: PlayerView) -> str:
 
 def _opened_by(view: PlayerView, pos: int) -> list[int]:
     """The cards that taking pos uncovers."""
-    removed = view.removed | 1 << pos
-    return [
-        upper
-        for upper in COVERS[pos]
-        if not removed >> upper & 1 and removed & COVER_MASK[upper] == COVER_MASK[upper]
-    ]
+    exposed = exposed_mask(view.removed | 1 << pos)
+    return [upper for upper in COVERS[pos] if exposed >> upper & 1]
 
 
 def _what_it_opens(view: PlayerView, pos: int) -> str:
@@ -282,13 +286,11 @@ def _what_it_opens(view: PlayerView, pos: int) -> str:
 
 def _what_follows(view: PlayerView, pos: int) -> str:
     """The cards in view that could be taken straight after pos: the run it continues."""
-    removed = view.removed | 1 << pos
+    exposed = exposed_mask(view.removed | 1 << pos)
     followers = [
         other
         for other in range(TABLEAU_SIZE)
-        if other != pos
-        and not removed >> other & 1
-        and removed & COVER_MASK[other] == COVER_MASK[other]
+        if exposed >> other & 1
         and view.tableau[other] is not None
         and view.rules.fits(rank(view.tableau[pos]), rank(view.tableau[other]))
     ]
