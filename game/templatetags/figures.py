@@ -9,8 +9,10 @@ register.filter("percent", display.percent)
 
 
 @register.inclusion_tag("column_heads.html")
-def column_heads(*names: str, numeric: int = 0, unseen: str = "") -> dict:
-    """One column heading per name. The `numeric` columns after the first hold figures and are
-    aligned right, as their figures are; `unseen` names a last column of buttons, which say what
-    they do, so its heading is for screen readers only."""
-    return {"columns": [(name, 0 < i <= numeric) for i, name in enumerate(names)], "unseen": unseen}
+def column_heads(*listed: str, names=(), numeric: int = 0, unseen: str = "") -> dict:
+    """One column heading per name, listed in the tag or given as one sequence `names`. The
+    `numeric` columns after the first hold figures and are aligned right, as their figures are;
+    `unseen` names a last column of buttons, which say what they do, so its heading is for screen
+    readers only."""
+    columns = [(name, 0 < i <= numeric) for i, name in enumerate(listed or names)]
+    return {"columns": columns, "unseen": unseen}
