@@ -189,10 +189,12 @@
     element.getAnimations().forEach((animation) => animation.cancel());
     const now = element.getBoundingClientRect();
     const shift = `translate(${box.left - now.left}px, ${box.top - now.top}px)`;
-    element.animate([{ transform: shift, zIndex: 3 }, ...keyframes, { transform: "none" }], {
+    const flight = element.animate([{ transform: shift, zIndex: 3 }, ...keyframes, { transform: "none" }], {
       duration: 320,
       easing: "cubic-bezier(0.2, 0.8, 0.3, 1)",
     });
+    element.classList.add("in-flight");
+    flight.onfinish = flight.oncancel = () => element.classList.remove("in-flight");
   };
   const flip = (element) =>
     element.animate([{ transform: "rotateY(90deg)" }, { transform: "none" }], { duration: 260, easing: "ease-out" });
@@ -236,6 +238,11 @@
       fill: "backwards",
     });
   };
+
+  // The deal's field is read-only: focusing it selects it whole, ready to copy.
+  document.addEventListener("focusin", (event) => {
+    if (event.target.matches("input[readonly]")) event.target.select();
+  });
 
   let before = null;
   let wasWon = false;

@@ -121,6 +121,12 @@ def start_deal(page, deck) -> None:
     form.locator("input[name=deal]").fill(format_deck(deck))
     form.locator("button").click()
     expect(page.locator("#table")).not_to_have_attribute("data-table", before)
+    settle(page)
+
+
+def settle(page) -> None:
+    """Wait for the cards to stop moving, as a player sees the table at rest."""
+    page.wait_for_function("() => document.getAnimations().length === 0")
 
 
 def draw_the_whole_stock(page) -> None:

@@ -5,7 +5,7 @@ all of it, and no animation holds back the next tap."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import start_deal, take
+from tests.browser.conftest import settle, start_deal, take
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 
 pytestmark = pytest.mark.browser
@@ -28,11 +28,6 @@ TAP_AND_LOOK = """async (selector) => {
 
 def moving_after(page, selector: str) -> list[str]:
     return page.evaluate(TAP_AND_LOOK, selector)
-
-
-def settle(page) -> None:
-    """Wait for every animation to end: a new deal's cards flip face up as it is dealt."""
-    page.wait_for_function("() => document.getAnimations().length === 0")
 
 
 @pytest.fixture

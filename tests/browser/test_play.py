@@ -36,13 +36,27 @@ def test_win_a_deal_by_clicking_and_copy_its_identifier(page, table):
     expect(panel.locator("[data-copy]")).to_have_text("Copied")
     assert table.evaluate("navigator.clipboard.readText()") == format_deck(CHAIN_DECK)
 
-    panel.get_by_text("Look at the finished board").click()
+    panel.get_by_text("See the board").click()
     expect(panel.locator("h2")).to_be_hidden()
     panel.get_by_text("Show the result").click()
     expect(panel.locator("h2")).to_be_visible()
     panel.locator("[data-action=new]").click()
     expect(table.locator("#status")).to_have_attribute("data-cleared", "0")
     expect(panel).to_be_hidden()
+
+
+def test_without_the_script_a_deal_is_won_and_its_identifier_selected_whole(browser, live_server):
+    page = browser.new_context(java_script_enabled=False, base_url=live_server.url).new_page()
+    page.goto("/")
+    start_deal(page, CHAIN_DECK)
+    for pos in CHAIN_ORDER:
+        take(page, pos)
+
+    field = page.locator("#panel #deal-id")
+    expect(field).to_have_value(format_deck(CHAIN_DECK))
+    field.select_text()
+    selected = field.evaluate("box => box.value.slice(box.selectionStart, box.selectionEnd)")
+    assert selected == format_deck(CHAIN_DECK)
 
 
 def test_a_mis_tap_shows_its_reason_and_changes_nothing(table):

@@ -5,7 +5,14 @@ panels stay in the viewport and leave the controls free; the rules are a landmar
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import AXE, draw_the_whole_stock, screenshot, start_deal, take
+from tests.browser.conftest import (
+    AXE,
+    draw_the_whole_stock,
+    screenshot,
+    settle,
+    start_deal,
+    take,
+)
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 from tests.site.decks import DEAD_END_DECK
 
@@ -79,21 +86,12 @@ def test_dismissing_the_tip_moves_no_card(screen, page, console_errors):
     assert console_errors == []
 
 
-def known_gap(request, screen: str, sizes: set[str], reason: str, strict: bool = True) -> None:
-    """A size where the layout still falls short: the test fails there until it is fixed (or,
-    not strict, may fail, where the outcome depends on timing)."""
-    if screen in sizes:
-        request.applymarker(pytest.mark.xfail(strict=strict, reason=reason))
-
-
-def test_the_win_panel_fits_and_leaves_the_controls_free(request, screen, table):
-    phones = {"360x640", "640x360", "812x375"}
-    known_gap(request, screen, phones, "the won panel may outgrow the table", strict=False)
+def test_the_win_panel_fits_and_leaves_the_controls_free(screen, table):
     start_deal(table, CHAIN_DECK)
     for pos in CHAIN_ORDER:
         take(table, pos)
     expect(table.locator("#panel h2")).to_have_text("Deal cleared!")
-    table.wait_for_function("() => document.getAnimations().length === 0")
+    settle(table)
 
     exits = [
         "#panel [data-action=new]",
@@ -101,29 +99,22 @@ def test_the_win_panel_fits_and_leaves_the_controls_free(request, screen, table)
         "#panel .actions [data-look]",
     ]
     assert unreachable(table, ["#panel", *controls()]) == []
-    for exit in exits:
-        table.locator(exit).scroll_into_view_if_needed()
-        assert unreachable(table, [exit]) == []
+    assert unreachable(table, exits) == []
     screenshot(table, f"screens-won-{screen}")
 
 
-def test_the_dead_end_panel_fits_and_leaves_the_controls_free(request, screen, table):
-    known_gap(request, screen, {"640x360", "812x375", "1280x800"}, "the panel leaves the viewport")
+def test_the_dead_end_panel_fits_and_leaves_the_controls_free(screen, table):
     start_deal(table, DEAD_END_DECK)
     draw_the_whole_stock(table)
     expect(table.locator("#panel h2")).to_have_text("No legal move")
 
     assert unreachable(table, ["#panel", *controls()]) == []
-    for exit in ["#panel [data-action=undo]", "#panel [data-action=replay]"]:
-        table.locator(exit).scroll_into_view_if_needed()
-        assert unreachable(table, [exit]) == []
+    exits = ["#panel [data-action=undo]", "#panel [data-action=replay]", "#panel [data-analysis]"]
+    assert unreachable(table, exits) == []
     screenshot(table, f"screens-dead-end-{screen}")
 
 
-def test_a_hint_and_a_refusal_fit(request, screen, table):
-    # Not strict: whether the page has scrolled the stock away when the hint lands varies.
-    sideways = {"640x360", "812x375"}
-    known_gap(request, screen, sideways, "sideways, the hint may push the stock away", strict=False)
+def test_a_hint_and_a_refusal_fit(screen, table):
     start_deal(table, CHAIN_DECK)
     table.locator("#c19").click()
     expect(table.locator("[data-message]")).to_be_visible()

@@ -220,8 +220,9 @@ def test_winning_shows_the_result_panel_and_stops_the_clock(player):
     )
     assert result["Longest run"] == "28" and result["Moves"] == "28"
     assert element(panel, data_copy=True)["data-copy"] == format_deck(CHAIN_DECK)
+    assert element(panel, "input", readonly=True)["value"] == format_deck(CHAIN_DECK)
     assert {"new", "replay"} <= actions(panel)
-    assert "Look at the finished board" in panel.text
+    assert "See the board" in panel.text
 
 
 def test_after_a_win_moves_and_undo_are_refused(player):
