@@ -393,13 +393,17 @@ def pause(owner: Owner, game_id: int) -> None:
     apply_with_retry(owner, game_id, stop, current=False)
 
 
-def resume(owner: Owner, game_id: int) -> None:
-    def restart(row: Game) -> tuple[None, list]:
+def resume(owner: Owner, game_id: int) -> int | None:
+    """Start the clock again for the player's page in view; the clock's reading then (ms), for the
+    page to show, or None if the player has moved on from this game."""
+
+    def restart(row: Game) -> tuple[int | None, list]:
         if _stale(row, None):
             return None, []
-        return None, _resume_clock(row)
+        entries = _resume_clock(row)
+        return row.elapsed_ms(), entries
 
-    apply_with_retry(owner, game_id, restart, current=False)
+    return apply_with_retry(owner, game_id, restart, current=False)
 
 
 def apply_with_retry(

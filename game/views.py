@@ -205,9 +205,12 @@ def pause(request, game_id):
 
 @require_POST
 def resume(request, game_id):
+    response = HttpResponse(status=204)
     if game_id != play.UNSTORED:
-        play.resume(Owner.of(request), game_id)
-    return HttpResponse(status=204)
+        clock_ms = play.resume(Owner.of(request), game_id)
+        if clock_ms is not None:
+            response["X-Clock"] = clock_ms
+    return response
 
 
 def answer(request, outcome: play.Outcome, typed: str = ""):

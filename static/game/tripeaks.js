@@ -25,15 +25,35 @@
     }
   }, 1000);
 
-  // A hidden tab stops the clock on the server; coming back starts it again.
+  // A hidden tab stops the clock on the server; coming back starts it again, and the clock then
+  // shows the server's reading (the first minute of a pause counts as play).
+  const post = (url) => fetch(url, { method: "POST", headers: { "X-CSRFToken": csrf() }, keepalive: true });
+  const resume = () => {
+    const status = $("#status");
+    if (!status || document.hidden) return;
+    post(status.dataset.resume).then((response) => {
+      const reading = response.headers.get("X-Clock");
+      if (reading !== null && !document.hidden) {
+        banked = Number(reading);
+        since = performance.now();
+      }
+    });
+  };
   document.addEventListener("visibilitychange", () => {
     const status = $("#status");
     if (!status) return;
-    if (document.hidden) banked += performance.now() - since;
-    since = performance.now();
-    const url = document.hidden ? status.dataset.pause : status.dataset.resume;
-    fetch(url, { method: "POST", headers: { "X-CSRFToken": csrf() }, keepalive: true });
+    if (document.hidden) {
+      banked += performance.now() - since;
+      post(status.dataset.pause);
+    } else {
+      since = performance.now();
+      resume();
+    }
   });
+  // A table in view keeps the server's clock running, even when another tab on the same game was
+  // hidden or a reloaded page's own stop reached the server after the new page: stopped for less
+  // than the minute a pause counts as play, the clock never jumps back.
+  setInterval(resume, 30_000);
 
   // Cards that can be taken now, left to right as they sit on the table.
   const freeCards = () =>
@@ -288,5 +308,8 @@
     if ($("#panel.won") && !wasWon) cascade();
   });
 
-  document.addEventListener("DOMContentLoaded", readClock);
+  document.addEventListener("DOMContentLoaded", () => {
+    readClock();
+    resume();
+  });
 })();

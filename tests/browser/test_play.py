@@ -238,6 +238,26 @@ def test_the_clock_stops_while_the_tab_is_hidden_and_a_short_look_away_counts(ta
     assert 1200 <= credited <= (time.monotonic() - hidden_since) * 1000
 
 
+def test_a_table_in_view_starts_the_clock_again_that_another_tab_stopped(table):
+    table.locator("#stock").click()
+    expect(table.locator("#table")).not_to_have_attribute("data-table", re.compile("^0:"))
+    game = Game.objects.get(pk=table.locator("#table").get_attribute("data-table").split(":")[0])
+    other = table.context.new_page()
+    other.clock.install()
+    other.goto("/")
+    expect(other.locator("#table")).to_have_attribute(
+        "data-table", table.locator("#table").get_attribute("data-table")
+    )
+
+    # The first tab hidden after the second opened (as a reloaded page's stop may land after
+    # the new page): the clock stops though the game is in view.
+    table.evaluate(HIDE, True)
+    assert wait_for(lambda: _last_kind(game) == "pause")
+    other.clock.run_for(31_000)
+    assert wait_for(lambda: _last_kind(game) == "resume")
+    assert _refreshed(game).running_since is not None
+
+
 def _last_kind(game):
     return game.actions.values_list("kind", flat=True).last()
 

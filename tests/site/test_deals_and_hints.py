@@ -305,10 +305,13 @@ def test_pause_and_resume_stop_and_start_the_clock(player):
     assert game.running_since is None
     banked = game.active_ms
 
-    assert player.post("resume").status_code == 204
+    resumed = player.post("resume")
+    assert resumed.status_code == 204
     game.refresh_from_db()
     # A pause this short is counted as play (see play.PAUSE_COUNTED).
     assert game.running_since is not None and banked <= game.active_ms < banked + 1000
+    # The page shows the clock as the server has it now.
+    assert int(resumed["X-Clock"]) == game.active_ms
     assert [k for k in game.actions.values_list("kind", flat=True)][-2:] == ["pause", "resume"]
 
 
