@@ -304,6 +304,9 @@
       flyFrom(waste, seen.get(gone).box, [{ transform: "translateY(-12px) scale(1.08)", offset: 0.6 }]);
     } else if (waste && stock && Number($("#stock").dataset.stock) < Number(stock.face)) {
       flyFrom(waste, stock.box, [{ transform: "scaleX(0.1)", offset: 0.4 }]);
+    } else if (stock && Number($("#stock").dataset.stock) > Number(stock.face)) {
+      // An undone draw: the card turns face down again on its way back to the stock.
+      flyFrom($("#stock"), seen.get("waste").box, [{ transform: "scaleX(0.1)", offset: 0.4 }]);
     }
     if ($("#panel.won") && !wasWon) cascade();
   });

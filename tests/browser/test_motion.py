@@ -59,8 +59,11 @@ def test_a_taken_card_flies_from_its_place_to_the_waste(chain):
     assert dy == pytest.approx(card["y"] - waste["y"], abs=2)
 
 
-def test_a_drawn_card_slides_from_the_stock(chain):
+def test_a_drawn_card_slides_from_the_stock_and_back_when_undone(chain):
     assert "waste" in moving_after(chain, "#stock")
+    settle(chain)
+    assert "stock" in moving_after(chain, "#controls [data-action=undo]")
+    expect(chain.locator("#stock")).to_have_attribute("data-stock", "23")
 
 
 def test_a_card_turned_face_up_flips_and_an_undone_one_flies_back(chain):
