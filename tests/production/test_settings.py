@@ -2,10 +2,12 @@
 
 import http.client
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import brotli
 import pytest
 
 from tests.production.harness import ROOT, Gunicorn, prepare, production_env, wait_until
@@ -101,3 +103,23 @@ def test_a_server_error_in_production_mode_is_logged_to_stderr(tmp_path):
     assert result.stdout.strip() == "500", result.stderr
     assert "Internal Server Error: /" in result.stderr
     assert "RuntimeError: a bug in the view" in result.stderr
+
+
+@pytest.mark.slow
+def test_static_files_travel_brotli_compressed_to_a_browser_that_accepts_it(tmp_path):
+    env = production_env(f"sqlite:///{tmp_path}/db.sqlite3")
+    prepare(env)
+
+    with Gunicorn(env, workers=1) as server:
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        connection.request("GET", "/")
+        page = connection.getresponse().read().decode()
+        stylesheet = re.search(r'<link rel="stylesheet" href="([^"]+)"', page).group(1)
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        connection.request("GET", stylesheet, headers={"Accept-Encoding": "gzip, br"})
+        response = connection.getresponse()
+        body = response.read()
+
+    assert response.status == 200 and response.getheader("Content-Encoding") == "br"
+    source = ROOT / "static" / "game" / "tripeaks.css"
+    assert brotli.decompress(body) == source.read_bytes()
