@@ -14,7 +14,7 @@ from tests.browser.conftest import (
     take,
 )
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
-from tests.site.decks import DEAD_END_DECK
+from tests.site.decks import DEAD_END_DECK, KNOWN_LOSS_DECK
 
 pytestmark = pytest.mark.browser
 
@@ -112,6 +112,21 @@ def test_the_dead_end_panel_fits_and_leaves_the_controls_free(screen, table):
     exits = ["#panel [data-action=undo]", "#panel [data-action=replay]", "#panel [data-analysis]"]
     assert unreachable(table, exits) == []
     screenshot(table, f"screens-dead-end-{screen}")
+
+
+def test_the_empty_stock_and_its_note_fit(screen, table):
+    start_deal(table, KNOWN_LOSS_DECK)
+    draw_the_whole_stock(table)
+    settle(table)
+    expect(table.locator("#pile .note")).to_be_visible()
+    expect(table.locator("#panel")).to_be_hidden()
+
+    pile = ["#stock", "[data-waste]", "#pile .note"]
+    assert unreachable(table, [*pile, *controls()]) == []
+    assert [
+        place for place in table.evaluate(REACHABLE, ["#c0", "#c27"]) if not place["inside"]
+    ] == []
+    screenshot(table, f"screens-empty-stock-{screen}")
 
 
 def test_a_hint_and_a_refusal_fit(screen, table):
