@@ -264,7 +264,15 @@
     if (event.target.matches("input[readonly]")) event.target.select();
   });
 
+  // The run counter swells as it grows, more the longer the run: a long run is felt.
+  const swell = (run) =>
+    $("#status .run")?.animate([{ transform: `scale(${1 + Math.min(run, 10) * 0.05})` }, { transform: "none" }], {
+      duration: 280,
+      easing: "ease-out",
+    });
+
   let before = null;
+  let runBefore = 0;
   let wasWon = false;
   let tapped = null;
   document.addEventListener("click", (event) => {
@@ -273,6 +281,7 @@
   document.addEventListener("htmx:beforeSwap", (event) => {
     if (event.detail.target.id !== "play") return;
     before = still.matches ? null : places();
+    runBefore = Number($("#status")?.dataset.run);
     wasWon = Boolean($("#panel.won"));
   });
   document.addEventListener("htmx:afterSettle", (event) => {
@@ -308,6 +317,8 @@
       // An undone draw: the card turns face down again on its way back to the stock.
       flyFrom($("#stock"), seen.get("waste").box, [{ transform: "scaleX(0.1)", offset: 0.4 }]);
     }
+    const run = Number($("#status").dataset.run);
+    if (run > runBefore) swell(run);
     if ($("#panel.won") && !wasWon) cascade();
   });
 

@@ -76,6 +76,13 @@ def test_a_card_turned_face_up_flips_and_an_undone_one_flies_back(chain):
     expect(chain.locator("#c9")).to_contain_class("back")
 
 
+def test_a_growing_run_swells_its_counter_and_a_draw_pulses_its_reset(chain):
+    assert "run" in moving_after(chain, "#c18")
+    settle(chain)
+    assert "run reset" in moving_after(chain, "#stock")
+    expect(chain.locator("#status")).to_have_attribute("data-run", "0")
+
+
 def test_a_refused_tap_shakes_the_card_beside_its_reason(chain):
     moving = moving_after(chain, "#c19")
 
