@@ -134,3 +134,12 @@ def test_a_quick_second_tap_on_a_slow_connection_is_applied(page, chain):
     expect(chain.locator("#status")).to_have_attribute("data-cleared", "1")
     expect(chain.locator("#stock")).to_have_attribute("data-stock", "22")
     expect(chain.locator("[data-message]")).to_have_count(0)
+
+
+def test_a_tap_while_a_card_is_in_flight_is_applied(chain):
+    assert "waste" in moving_after(chain, "#c18")
+    box = chain.locator("#c19").bounding_box()
+    chain.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+    expect(chain.locator("#status")).to_have_attribute("data-cleared", "2")
+    expect(chain.locator("[data-message]")).to_have_count(0)
