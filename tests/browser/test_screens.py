@@ -18,7 +18,7 @@ from tests.site.decks import DEAD_END_DECK, KNOWN_LOSS_DECK
 
 pytestmark = pytest.mark.browser
 
-SIZES = [(360, 640), (640, 360), (812, 375), (1280, 800)]
+SIZES = [(360, 640), (640, 360), (812, 375), (768, 1024), (1280, 800)]
 CONTROLS = ["undo", "hint", "new"]
 
 # What the player must reach without scrolling, and whether a tap at its centre reaches it.
