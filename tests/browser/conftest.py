@@ -142,10 +142,8 @@ def take(page, pos: int) -> None:
 
 
 def screenshot(page, name: str) -> None:
-    """The page as it settles. Playwright's own ways to still animations and hide the caret
-    inject styles, which the site's policy refuses; the site's reduced-motion rule ends a card's
-    flight at its place instead."""
+    """The page at rest, once its animations have ended (Playwright's own ways to still them and
+    to hide the caret inject styles, which the site's policy refuses)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.emulate_media(reduced_motion="reduce")
+    settle(page)
     page.screenshot(path=SCREENSHOTS / f"{name}.png", full_page=True, caret="initial")
-    page.emulate_media(reduced_motion="no-preference")
