@@ -48,7 +48,7 @@ ROLLOUT_POLICY = scoring_policy
 it goes on after it."""
 DEFAULT_NODES = 60_000
 """Work bound when none is given: moves played in playouts (and solver nodes when every card is
-known); about 40 ms a hint at the median."""
+known). More bought no more wins (bench/README.md); the clock bound caps the slowest hints."""
 DEFAULT_BUDGET_MS = 1_000.0
 CLEARED_WEIGHT = 0.1
 """A whole table cleared without a win is worth this fraction of a win."""
