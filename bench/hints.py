@@ -73,8 +73,13 @@ def main(argv=None):
     numbers = range(args.first, args.first + args.deals)
     tasks = [(n, rules, options, args.solver_nodes) for n in numbers]
     started = time.perf_counter()
+    results = []
     with Pool(args.jobs) as pool:
-        results = pool.map(bench_deal, tasks, chunksize=1)
+        for result in pool.imap(bench_deal, tasks, chunksize=1):
+            results.append(result)
+            if len(results) % 50 == 0:  # a long run shows how far it has got, on stderr
+                won = sum(won for _, won, *_ in results)
+                print(f"{len(results)} deals, hint won {won}", file=sys.stderr, flush=True)
     hint_wins = sum(won for _, won, _, _, _ in results)
     greedy_wins = sum(greedy for _, _, greedy, _, _ in results)
     solvable = sum(ceiling == "win" for *_, ceiling, _ in results)

@@ -31,11 +31,11 @@ from .knowledge import PlayerView, known_deck, known_ranks, view_of
 from .policy import (
     Fits,
     Tableau,
-    digging_policy,
     exposed_mask,
     fits_table,
     play_out,
     policy_move,
+    scoring_policy,
 )
 from .rules import STANDARD
 from .solver import solve
@@ -43,10 +43,12 @@ from .state import ALL_REMOVED, DRAW, WILD, Move, Table
 
 UNSOLVABLE = "unsolvable"
 
-ROLLOUT_POLICY = digging_policy
+ROLLOUT_POLICY = scoring_policy
+"""The playouts' player: the strongest no-peek policy on its own, since a move is judged by how
+it goes on after it."""
 DEFAULT_NODES = 60_000
 """Work bound when none is given: moves played in playouts (and solver nodes when every card is
-known); about 40 ms a hint at the median."""
+known). More bought no more wins (bench/README.md); the clock bound caps the slowest hints."""
 DEFAULT_BUDGET_MS = 1_000.0
 CLEARED_WEIGHT = 0.1
 """A whole table cleared without a win is worth this fraction of a win."""
@@ -157,12 +159,12 @@ def _best_by_rollouts(view: PlayerView, seed: int, max_nodes: int, deadline: flo
         if deadline is not None and race.rounds and time.perf_counter() > deadline:
             break
         table = next(samples)
-        values = {}
+        outcomes = {}
         for move in race.running:
-            result, played = _play_out_after(view, table, move)
-            values[move] = (result == 28) + CLEARED_WEIGHT * result / 28
+            cleared, played = _play_out_after(view, table, move)
+            outcomes[move] = cleared
             spent += played + 1
-        race.add_round(values)
+        race.add_round(outcomes)
     if not race.rounds:
         return Hint(fallback, None, f"{_describe(view, fallback)}: a quick suggestion.")
 
@@ -186,24 +188,29 @@ DROP_SE = 2.0
 class _Race:
     """The moves' scores on shared samples, dropping a move once it is clearly behind the leader,
     so that the samples go to the moves still in contention. The difference between two moves on
-    the same sample is far less spread than either score, which is what makes "clearly" cheap."""
+    the same sample is far less spread than either score, which is what makes "clearly" cheap.
+
+    "Behind" counts wins alone. The cards cleared vary little from move to move, so their small
+    differences would look certain long before the wins have shown which move wins more: a move
+    would be dropped for clearing a card less in the lost samples."""
 
     def __init__(self, moves: list[Move]):
         self.running = list(moves)
         self.rounds = 0
         self.total = dict.fromkeys(moves, 0.0)
-        # For each ordered pair (a, b): the sum of a's value less b's, and of its square.
-        self.pair_sum = {(a, b): 0.0 for a in moves for b in moves if a != b}
-        self.pair_squares = dict.fromkeys(self.pair_sum, 0.0)
+        # For each ordered pair (a, b): the sum of a's wins less b's, and of its square.
+        self.pair_sum = {(a, b): 0 for a in moves for b in moves if a != b}
+        self.pair_squares = dict.fromkeys(self.pair_sum, 0)
 
-    def add_round(self, values: dict[Move, float]) -> None:
+    def add_round(self, cleared: dict[Move, int]) -> None:
+        """One sample's outcome for each running move: the cards it cleared (all 28: a win)."""
         self.rounds += 1
-        for move, value in values.items():
-            self.total[move] += value
+        for move, count in cleared.items():
+            self.total[move] += (count == TABLEAU_SIZE) + CLEARED_WEIGHT * count / TABLEAU_SIZE
         for a in self.running:
             for b in self.running:
                 if a != b:
-                    gap = values[a] - values[b]
+                    gap = (cleared[a] == TABLEAU_SIZE) - (cleared[b] == TABLEAU_SIZE)
                     self.pair_sum[a, b] += gap
                     self.pair_squares[a, b] += gap * gap
         if self.rounds >= MIN_ROUNDS:

@@ -202,7 +202,7 @@ def test_a_move_clearly_behind_the_leader_stops_getting_samples():
     race = _Race([18, 19, DRAW])
     for round in range(MIN_ROUNDS):
         # 19 is a round behind 18 once: too close to call. Drawing always loses.
-        race.add_round({18: 1.0, 19: float(round > 0), DRAW: 0.0})
+        race.add_round({18: 28, 19: 28 if round > 0 else 27, DRAW: 20})
     assert race.running == [18, 19]
 
 
