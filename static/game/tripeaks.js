@@ -197,9 +197,9 @@
   const still = matchMedia("(prefers-reduced-motion: reduce)");
   const places = () => {
     const seen = new Map();
-    document.querySelectorAll("#table, #table .card, #stock, [data-waste]").forEach((element) => {
-      const { card, waste, stock, table } = element.dataset;
-      const face = card ?? waste ?? stock ?? table;
+    document.querySelectorAll("#status, #table, #table .card, #stock, [data-waste]").forEach((element) => {
+      const { card, waste, stock, table, run } = element.dataset;
+      const face = card ?? waste ?? stock ?? table ?? run;
       seen.set(element.id || "waste", { box: element.getBoundingClientRect(), face });
     });
     return seen;
@@ -272,7 +272,6 @@
     });
 
   let before = null;
-  let runBefore = 0;
   let wasWon = false;
   let tapped = null;
   document.addEventListener("click", (event) => {
@@ -281,7 +280,6 @@
   document.addEventListener("htmx:beforeSwap", (event) => {
     if (event.detail.target.id !== "play") return;
     before = still.matches ? null : places();
-    runBefore = Number($("#status")?.dataset.run);
     wasWon = Boolean($("#panel.won"));
   });
   document.addEventListener("htmx:afterSettle", (event) => {
@@ -309,16 +307,17 @@
     });
     const gone = [...seen.keys()].find((id) => /^c\d/.test(id) && !onTable.has(id));
     const stock = seen.get("stock");
+    const drawn = stock ? Number(stock.face) - Number($("#stock").dataset.stock) : 0;
     if (waste && gone) {
       flyFrom(waste, seen.get(gone).box, [{ transform: "translateY(-12px) scale(1.08)", offset: 0.6 }]);
-    } else if (waste && stock && Number($("#stock").dataset.stock) < Number(stock.face)) {
+    } else if (waste && drawn > 0) {
       flyFrom(waste, stock.box, [{ transform: "scaleX(0.1)", offset: 0.4 }]);
-    } else if (stock && Number($("#stock").dataset.stock) > Number(stock.face)) {
+    } else if (drawn < 0) {
       // An undone draw: the card turns face down again on its way back to the stock.
       flyFrom($("#stock"), seen.get("waste").box, [{ transform: "scaleX(0.1)", offset: 0.4 }]);
     }
     const run = Number($("#status").dataset.run);
-    if (run > runBefore) swell(run);
+    if (run > Number(seen.get("status").face)) swell(run);
     if ($("#panel.won") && !wasWon) cascade();
   });
 
