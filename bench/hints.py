@@ -113,15 +113,24 @@ def compare(old_path: Path, new_path: Path) -> None:
     common = sorted(old.keys() & new.keys(), key=int)
     diffs = [int(new[number]) - int(old[number]) for number in common]
     deals = len(diffs)
-    mean = sum(diffs) / deals
-    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (deals - 1)) if deals > 1 else 0.0
+    mean, error = paired_difference(diffs)
     old_rate = sum(old[number] for number in common) / deals
     new_rate = sum(new[number] for number in common) / deals
     print(
         f"deals {deals}  old {old_rate:.3f}  new {new_rate:.3f}"
-        f"  difference {100 * mean:+.1f} ± {100 * spread / math.sqrt(deals):.1f} points (1 SE)"
+        f"  difference {100 * mean:+.1f} ± {100 * error:.1f} points (1 SE)"
         f"  new only {diffs.count(1)}  old only {diffs.count(-1)}"
     )
+
+
+def paired_difference(diffs: list[int]) -> tuple[float, float]:
+    """The mean of per-deal differences (won less won) and its standard error."""
+    deals = len(diffs)
+    mean = sum(diffs) / deals
+    if deals < 2:
+        return mean, 0.0
+    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (deals - 1))
+    return mean, spread / math.sqrt(deals)
 
 
 if __name__ == "__main__":

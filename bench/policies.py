@@ -8,13 +8,13 @@ Run from the project root: python bench/policies.py --first 30001 --deals 20000
 """
 
 import argparse
-import math
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.hints import paired_difference  # noqa: E402
 from game.engine import policy  # noqa: E402
 from game.engine.cards import rank  # noqa: E402
 from game.engine.deck import deck_for_number  # noqa: E402
@@ -52,10 +52,8 @@ def main(argv=None):
             first_wins = wins
         else:
             diffs = [new - old for new, old in zip(wins, first_wins, strict=True)]
-            mean = sum(diffs) / len(diffs)
-            spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1))
-            line += f"  vs {args.policies[0]} {100 * mean:+.1f} ± "
-            line += f"{100 * spread / math.sqrt(len(diffs)):.1f} points (1 SE)"
+            mean, error = paired_difference(diffs)
+            line += f"  vs {args.policies[0]} {100 * mean:+.1f} ± {100 * error:.1f} points (1 SE)"
         print(line)
 
 
