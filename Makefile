@@ -3,6 +3,9 @@ PYTHON ?= $(shell pyenv which python3.13 2>/dev/null || command -v python3.13 2>
 	|| ls -d $${PYENV_ROOT:-$$HOME/.pyenv}/versions/3.13*/bin/python3.13 2>/dev/null | tail -n 1)
 VENV := .venv
 PYTEST_ARGS ?=
+# Test processes: two, one a core. The production tests stop the database the others use, so they
+# run on their own (WORKERS=0, see .ci/run).
+WORKERS ?= 2
 
 .PHONY: run prod test test-fast lint
 
@@ -23,11 +26,11 @@ prod: $(VENV)/.installed
 	$(VENV)/bin/gunicorn tripeaks_site.wsgi --bind 127.0.0.1:8000
 
 test: $(VENV)/.installed
-	$(VENV)/bin/pytest $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -n $(WORKERS) $(PYTEST_ARGS)
 
-# The quick loop: everything but the browser tests and the tests marked slow, on two processes.
+# The quick loop: everything but the browser tests and the tests marked slow.
 test-fast: $(VENV)/.installed
-	$(VENV)/bin/pytest -n 2 -m "not browser and not slow" $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -n $(WORKERS) -m "not browser and not slow" $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
