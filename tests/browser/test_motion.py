@@ -30,6 +30,13 @@ def moving_after(page, selector: str) -> list[str]:
     return page.evaluate(TAP_AND_LOOK, selector)
 
 
+def moving_after_each(page, first: str, then: str) -> tuple[list[str], list[str]]:
+    """What moves after a tap on `first`, and then, once the table is still, on `then`."""
+    moving = moving_after(page, first)
+    settle(page)
+    return moving, moving_after(page, then)
+
+
 @pytest.fixture
 def chain(table):
     start_deal(table, CHAIN_DECK)
@@ -60,9 +67,8 @@ def test_a_taken_card_flies_from_its_place_to_the_waste(chain):
 
 
 def test_a_drawn_card_slides_from_the_stock_and_back_when_undone(chain):
-    assert "waste" in moving_after(chain, "#stock")
-    settle(chain)
-    assert "stock" in moving_after(chain, "#controls [data-action=undo]")
+    drawn, undone = moving_after_each(chain, "#stock", "#controls [data-action=undo]")
+    assert "waste" in drawn and "stock" in undone
     expect(chain.locator("#stock")).to_have_attribute("data-stock", "23")
 
 
@@ -77,9 +83,8 @@ def test_a_card_turned_face_up_flips_and_an_undone_one_flies_back(chain):
 
 
 def test_a_growing_run_swells_its_counter_and_a_draw_pulses_its_reset(chain):
-    assert "run" in moving_after(chain, "#c18")
-    settle(chain)
-    assert "run reset" in moving_after(chain, "#stock")
+    taken, drawn = moving_after_each(chain, "#c18", "#stock")
+    assert "run" in taken and "run reset" in drawn
     expect(chain.locator("#status")).to_have_attribute("data-run", "0")
 
 
