@@ -11,7 +11,7 @@ def test_start_tags_give_every_element_and_attribute_the_full_reader_gives(playe
     player.take(27)
     answers = [
         player.page.content,
-        player.take(27).content,  # a refusal: that card is no longer on the table
+        player.take(27).content,  # refused: taken just now, or it does not fit
         player.post("draw").content,
         player.post("hint").content,
         player.client.get("/accounts/signup/").content,
