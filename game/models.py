@@ -6,7 +6,7 @@ the truth.
 """
 
 from django.conf import settings
-from django.db import IntegrityError, connections, models, router, transaction
+from django.db import connections, models, router, transaction
 from django.utils import timezone
 
 from game.engine.deck import deck_for_number, format_deck, parse_deck
@@ -61,18 +61,19 @@ class Deal(models.Model):
         alias = router.db_for_write(cls)
         connection = connections[alias]
         created_at = cls._meta.get_field("created_at").get_db_prep_save(timezone.now(), connection)
-        try:
-            with transaction.atomic(using=alias), connection.cursor() as cursor:
-                cursor.execute(STORED_DEAL_SQL, [deck, number, created_at])
-                pk, number = cursor.fetchone()
-        except IntegrityError:
-            # PostgreSQL settles a race on the deck, not on the number: a request that inserts
-            # the same new deal at the same moment as another fails on the number, and then
-            # finds the other's row.
-            return cls.objects.get(deck=deck)
+        with transaction.atomic(using=alias), connection.cursor() as cursor:
+            if connection.vendor == "postgresql":
+                # Requests inserting the same new deal at once collide on both its unique
+                # columns, deck and number, which PostgreSQL can only settle for one of them
+                # (the other fails, or the two deadlock). Taking the deal's turn first lets the
+                # later request find the earlier one's row.
+                cursor.execute(DEAL_TURN_SQL, [deck])
+            cursor.execute(STORED_DEAL_SQL, [deck, number, created_at])
+            pk, number = cursor.fetchone()
         return cls.from_db(alias, ["id", "deck", "number"], [pk, deck, number])
 
 
+DEAL_TURN_SQL = "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))"
 STORED_DEAL_SQL = """
 INSERT INTO game_deal (deck, number, created_at) VALUES (%s, %s, %s)
 ON CONFLICT (deck) DO UPDATE SET number = COALESCE(game_deal.number, excluded.number)

@@ -257,21 +257,25 @@ postgres_only = pytest.mark.skipif(
 
 @postgres_only
 @pytest.mark.django_db(transaction=True)
-def test_a_new_deal_started_by_many_requests_at_once_is_stored_once():
-    """PostgreSQL settles a race of inserts on the deck alone; the number must not fail one."""
+@pytest.mark.parametrize("by_code_too", [False, True], ids=["by number", "by number and code"])
+def test_a_new_deal_started_by_many_requests_at_once_is_stored_once(by_code_too):
+    """Requests inserting one new deal at once collide on its deck and on its number: none may
+    fail, and all of them get the one row, which keeps the number."""
     at_once = 8
     start = threading.Barrier(at_once)
 
-    def deal(number):
+    def deal(number, request):
         start.wait()
         try:
+            if by_code_too and request % 2:
+                return Deal.for_code(Deal.deck_of(number)).pk
             return Deal.for_number(number).pk
         finally:
             connection.close()
 
     with ThreadPoolExecutor(at_once) as pool:
         for number in range(9001, 9011):
-            assert len(set(pool.map(deal, [number] * at_once))) == 1
+            assert len(set(pool.map(deal, [number] * at_once, range(at_once)))) == 1
     assert Deal.objects.filter(number__range=(9001, 9010)).count() == 10
 
 
