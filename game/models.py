@@ -55,7 +55,7 @@ class Deal(models.Model):
     @classmethod
     def _stored(cls, deck: str, number: int | None) -> "Deal":
         """The deal of a deck code, made if it is new; a deal first started by its code gets its
-        number when it is first started by the number. One statement where get_or_create takes a
+        number when it is first started by the number. One upsert where get_or_create takes a
         read and an insert. The deal comes back with its deck and number loaded; anything else
         is read if asked for."""
         alias = router.db_for_write(cls)
