@@ -25,7 +25,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from .cards import DECK_SIZE, card_label, rank
+from .cards import DECK_SIZE, RANK_NAMES, card_label, rank
 from .geometry import COVERS, TABLEAU_SIZE
 from .knowledge import PlayerView, known_deck, known_ranks, view_of
 from .policy import (
@@ -36,8 +36,9 @@ from .policy import (
     play_out,
     policy_move,
     scoring_policy,
+    to_come_in_view,
 )
-from .rules import STANDARD
+from .rules import NUM_RANKS, STANDARD
 from .solver import solve
 from .state import ALL_REMOVED, DRAW, WILD, Move, Table
 
@@ -252,7 +253,8 @@ COUNT_WORDS = ("no", "a", "two", "three", "four", "five", "six", "seven", "eight
 
 
 def _why(view: PlayerView, move: Move) -> str:
-    """Why the move, in words read off the position: what it opens and what can follow it."""
+    """Why the move, in words read off the position: what it opens, what can follow it, and
+    what it keeps back or how few cards are left to fit it later."""
     if move == WILD:
         if not view.stock_count:
             return "the stock is spent and any card here fits after it"
@@ -261,8 +263,14 @@ def _why(view: PlayerView, move: Move) -> str:
         return _why_draw(view)
     if view.removed | 1 << move == ALL_REMOVED:
         return "it clears the table"
-    parts = [_what_it_opens(view, move), _what_follows(view, move)]
-    said = " and ".join(part for part in parts if part)
+    parts = [
+        _what_it_opens(view, move),
+        _what_follows(view, move),
+        # Few cards to fit onto is a reason only when no card of its rank is kept back.
+        _what_it_keeps(view, move) or _how_few_lead_back(view, move),
+    ]
+    # The first two that apply: a reason short enough to read at a glance.
+    said = " and ".join([part for part in parts if part][:2])
     return said or "it is one card fewer to clear, and the stock is kept for later"
 
 
@@ -306,6 +314,46 @@ def _what_follows(view: PlayerView, pos: int) -> str:
     if len(followers) == 1:
         return f"the {card_label(view.tableau[followers[0]])} can follow it"
     return f"{_cards(len(followers))} can follow it"
+
+
+def _what_it_keeps(view: PlayerView, pos: int) -> str:
+    """The other fitting cards of its rank, left in view for a later run."""
+    card = view.tableau[pos]
+    twins = [other for other in view.legal_takes() if rank(view.tableau[other]) == rank(card)]
+    twins.remove(pos)
+    if not twins:
+        return ""
+    if len(twins) == 1:
+        return f"the {card_label(view.tableau[twins[0]])} stays for a later run"
+    return f"the other {RANK_NAMES[rank(card) - 1]}s stay for later runs"
+
+
+FEW_LEFT = 2
+"""At most this many cards left that a card fits onto: left standing, it may not fit again."""
+
+
+def _how_few_lead_back(view: PlayerView, pos: int) -> str:
+    """Whether few cards are left that it fits onto (the wild card among them)."""
+    card_rank = rank(view.tableau[pos])
+    exposed = exposed_mask(view.removed)
+    to_come = to_come_in_view(view, exposed)
+    in_view = [
+        rank(view.tableau[other])
+        for other in range(TABLEAU_SIZE)
+        if exposed >> other & 1 and other != pos
+    ]
+    left = view.wild_held + sum(
+        to_come[other] + in_view.count(other)
+        for other in range(1, NUM_RANKS + 1)
+        if view.rules.fits(card_rank, other)
+    )
+    if left > FEW_LEFT:
+        return ""
+    if not left:
+        return "no card left is a rank away, so it fits now or never"
+    if left == 1:
+        return "only one card left is a rank away, so it may not fit again"
+    return f"only {_cards(left)} left are a rank away, so it may not fit again"
 
 
 def _cards(count: int) -> str:

@@ -14,7 +14,7 @@ from tests.browser.conftest import (
     take,
 )
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
-from tests.site.decks import DEAD_END_DECK, KNOWN_LOSS_DECK
+from tests.site.decks import DEAD_END_DECK, KNOWN_LOSS_DECK, LAST_CHANCE_DECK, LAST_CHANCE_STOCK
 
 pytestmark = pytest.mark.browser
 
@@ -143,6 +143,20 @@ def test_a_hint_and_a_refusal_fit(screen, table):
     expect(table.locator("#hint-slot .bar")).to_be_visible()
     assert unreachable(table, ["#hint-slot .bar", "#stock", *controls()]) == []
     screenshot(table, f"screens-hint-{screen}")
+
+
+def test_a_long_hint_leaves_the_hinted_card_and_the_controls_free(screen, table):
+    start_deal(table, LAST_CHANCE_DECK)
+    stock = table.locator("#stock")
+    for left in range(22, 22 - len(LAST_CHANCE_STOCK), -1):
+        stock.click()
+        expect(stock).to_have_attribute("data-stock", str(left))
+    take(table, 18)
+    take(table, 20)
+    table.locator("#controls [data-action=hint]").click()
+    expect(table.locator("#hint-slot .bar")).to_contain_text("fits now or never")
+    assert unreachable(table, ["#hint-slot .bar", "[data-hint]", "#stock", *controls()]) == []
+    screenshot(table, f"screens-long-hint-{screen}")
 
 
 def test_the_narrowest_phone_does_not_overflow(page, table):

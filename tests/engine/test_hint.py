@@ -23,7 +23,7 @@ from game.engine.rules import ALL_RULES, Rules
 from game.engine.solver import solve, solve_table
 from game.engine.state import DRAW, UNDO, WILD, Table
 
-from .support import CHAIN_DECK, STUCK_DECK, each_rule_set
+from .support import CHAIN_DECK, STUCK_DECK, deck_with, each_rule_set
 
 OPEN_PEAKS = Rules(open_peaks=True)
 OPEN_WILD = Rules(open_peaks=True, wild=True)
@@ -196,6 +196,37 @@ def test_a_take_says_what_it_turns_over_and_what_can_follow_it():
     game.take(18)
     hint = hint_for_table(game, max_nodes=FEW_NODES, budget_ms=None)
     assert f"it frees the {card_label(game.deck[9])}" in hint.reason
+
+
+# Kings and queens on the base row beside the cards a test places at 18 and 19.
+HIGH_BASE = {20 + i: "KQ"[i % 2] + "CDHS"[i // 2] for i in range(8)}
+
+
+def test_a_take_of_one_of_two_cards_of_a_rank_says_the_other_stays():
+    game = Table(deck_with({18: "8C", 19: "8H", **HIGH_BASE, 28: "7S"}))
+    hint = hint_for_table(game, max_nodes=FEW_NODES, budget_ms=None)
+    assert hint.move in (18, 19)
+    kept = game.deck[19 if hint.move == 18 else 18]
+    assert f"the {card_label(kept)} stays for a later run" in hint.reason
+
+
+@pytest.mark.parametrize(
+    ("draws", "said"),
+    [
+        (6, "only one card left is a rank away, so it may not fit again"),
+        (7, "no card left is a rank away, so it fits now or never"),
+    ],
+)
+def test_a_take_says_when_few_cards_are_left_to_fit_it_later(draws, said):
+    # The stock turns the jacks and then the other 9s: once drawn, they are gone.
+    order = ["JC", "JD", "JH", "JS", "9C", "9D", "9H"]
+    stock = {29 + i: code for i, code in enumerate(order)}
+    game = Table(deck_with({18: "TC", 19: "2C", **HIGH_BASE, 28: "9S", **stock}))
+    for _ in range(draws):
+        game.draw()
+    hint = hint_for_table(game, max_nodes=FEW_NODES, budget_ms=None)
+    assert hint.move == 18
+    assert said in hint.reason
 
 
 def test_a_move_clearly_behind_the_leader_stops_getting_samples():
