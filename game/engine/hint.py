@@ -263,14 +263,21 @@ def _why(view: PlayerView, move: Move) -> str:
         return _why_draw(view)
     if view.removed | 1 << move == ALL_REMOVED:
         return "it clears the table"
+    opened, followers = _opened_by(view, move), _followers(view, move)
+    if view.rules.open_peaks and opened == followers and len(opened) == 1:
+        # The card it frees is the one that can follow it: one clause, the card named once.
+        opens_and_follows = [
+            f"it frees the {card_label(view.tableau[opened[0]])}, which can follow it"
+        ]
+    else:
+        opens_and_follows = [_what_it_opens(view, move), _what_follows(view, move)]
     parts = [
-        _what_it_opens(view, move),
-        _what_follows(view, move),
+        *opens_and_follows,
         # Few cards to fit onto is a reason only when no card of its rank is kept back.
         _what_it_keeps(view, move) or _how_few_lead_back(view, move),
     ]
     # The first two that apply: a reason short enough to read at a glance.
-    said = " and ".join([part for part in parts if part][:2])
+    said = ", and ".join([part for part in parts if part][:2])
     return said or "it is one card fewer to clear, and the stock is kept for later"
 
 
@@ -299,16 +306,20 @@ def _what_it_opens(view: PlayerView, pos: int) -> str:
     return f"it turns over {_cards(len(opened))}"
 
 
-def _what_follows(view: PlayerView, pos: int) -> str:
+def _followers(view: PlayerView, pos: int) -> list[int]:
     """The cards in view that could be taken straight after pos: the run it continues."""
     exposed = exposed_mask(view.removed | 1 << pos)
-    followers = [
+    return [
         other
         for other in range(TABLEAU_SIZE)
         if exposed >> other & 1
         and view.tableau[other] is not None
         and view.rules.fits(rank(view.tableau[pos]), rank(view.tableau[other]))
     ]
+
+
+def _what_follows(view: PlayerView, pos: int) -> str:
+    followers = _followers(view, pos)
     if not followers:
         return ""
     if len(followers) == 1:

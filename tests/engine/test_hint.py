@@ -202,6 +202,15 @@ def test_a_take_says_what_it_turns_over_and_what_can_follow_it():
 HIGH_BASE = {20 + i: "KQ"[i % 2] + "CDHS"[i // 2] for i in range(8)}
 
 
+def test_a_card_freed_that_can_follow_is_named_once():
+    game = Table(deck_with({18: "5C", 19: "6C", 9: "7D", **HIGH_BASE, 28: "4S"}), OPEN_PEAKS)
+    game.take(18)
+    hint = hint_for_table(game, max_nodes=FEW_NODES, budget_ms=None)
+    assert hint.move == 19
+    assert "it frees the 7 of diamonds, which can follow it" in hint.reason
+    assert hint.reason.count("7 of diamonds") == 1
+
+
 def test_a_take_of_one_of_two_cards_of_a_rank_says_the_other_stays():
     game = Table(deck_with({18: "8C", 19: "8H", **HIGH_BASE, 28: "7S"}))
     hint = hint_for_table(game, max_nodes=FEW_NODES, budget_ms=None)
