@@ -287,6 +287,8 @@ def _why_draw(view: PlayerView) -> str:
         return "nothing here fits the waste card"
     if not any(_what_it_opens(view, pos) or _what_follows(view, pos) for pos in takes):
         return "no card here opens anything or leads to another yet"
+    if len(takes) == 1:
+        return f"the {card_label(view.tableau[takes[0]])} is worth more kept for a later run"
     return "the cards that fit now are worth more kept for a later run"
 
 

@@ -14,6 +14,7 @@ from game.engine.hint import (
     ROLLOUT_POLICY,
     UNSOLVABLE,
     _Race,
+    _why,
     hint_for_table,
     recommend,
 )
@@ -209,6 +210,13 @@ def test_a_card_freed_that_can_follow_is_named_once():
     assert hint.move == 19
     assert "it frees the 7 of diamonds, which can follow it" in hint.reason
     assert hint.reason.count("7 of diamonds") == 1
+
+
+def test_a_draw_while_cards_fit_says_what_is_kept():
+    one_fits = view_of(Table(CHAIN_DECK))
+    assert _why(one_fits, DRAW) == "the ace of clubs is worth more kept for a later run"
+    two_fit = view_of(Table(deck_with({**HIGH_BASE, 18: "8C", 19: "8H", 20: "9C", 28: "7S"})))
+    assert _why(two_fit, DRAW) == "the cards that fit now are worth more kept for a later run"
 
 
 def test_a_take_of_one_of_two_cards_of_a_rank_says_the_other_stays():
