@@ -64,6 +64,12 @@ def test_a_whole_scored_hand_shows_the_engines_score_after_every_move(table, sys
     for width, height in SIZES:
         table.set_viewport_size({"width": width, "height": height})
         screenshot(table, f"scored-{system}-won-{width}x{height}")
+        if width > height:
+            # Sideways the score and the bank stay on the title's line, as at the deal.
+            title, figures = (
+                table.locator(f"#status {part}").bounding_box() for part in ("h1", "p")
+            )
+            assert figures["y"] < title["y"] + title["height"]
 
 
 def test_a_dead_end_then_its_analysis_and_try_again_from_the_last_winnable_move(table):
