@@ -91,6 +91,11 @@ def test_a_dead_end_then_its_analysis_and_try_again_from_the_last_winnable_move(
     for width, height in SIZES:
         table.set_viewport_size({"width": width, "height": height})
         screenshot(table, f"analysis-{width}x{height}")
+        # The table and the step forward are in view together, the whole table on the screen.
+        for part in (".peaks", "[rel=next]"):
+            box = table.locator(part).bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width
+            assert box["y"] >= 0 and box["y"] + box["height"] <= height
     table.locator("[data-action=again]").click()
     expect(table.locator("#table")).to_be_visible()
     game = Game.objects.order_by("-pk").first()
