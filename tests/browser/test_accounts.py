@@ -21,6 +21,7 @@ pytestmark = pytest.mark.browser
 
 PASSWORD = "correct horse battery staple"
 PHONE = {"width": 360, "height": 640}
+SIDEWAYS = {"width": 640, "height": 360}
 DESKTOP = {"width": 1280, "height": 800}
 
 
@@ -133,7 +134,7 @@ def test_logging_in_with_a_deal_on_each_side_asks_which_to_continue(device, alic
     expect_table(phone, 2)
 
 
-def test_account_pages_on_a_phone_and_a_desktop(device, alice):
+def test_account_pages_on_a_phone_upright_and_sideways_and_a_desktop(device, alice):
     deal = Deal.for_number(5)
     results = [Game.Status.WON, Game.Status.DEAD_END, Game.Status.WON, Game.Status.LEFT]
     for i, status in enumerate(results):
@@ -141,7 +142,7 @@ def test_account_pages_on_a_phone_and_a_desktop(device, alice):
             owner=alice, deal=deal, status=status, move_count=30 + i, active_ms=200_000 + i,
             longest_run=6 + i, cleared=28 if status == Game.Status.WON else 11 + i,
         )  # fmt: skip
-    for name, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+    for name, viewport in (("phone", PHONE), ("sideways", SIDEWAYS), ("desktop", DESKTOP)):
         page = device(viewport)
         page.goto("/accounts/signup/")
         page.fill("input[name=username]", "bob")
@@ -167,3 +168,35 @@ def test_account_pages_have_no_serious_accessibility_violations(device, alice, u
     page.goto(url)
 
     assert serious_accessibility_violations(page) == []
+
+
+# The focused field's ring and the paper behind it, with the ring's reach above the field: WCAG's
+# relative luminance of each colour, so that the test reads a contrast ratio as a checker would.
+FOCUS_RING = """() => {
+  const field = document.querySelector('#id_username');
+  field.focus();
+  const luminance = (colour) => {
+    const [r, g, b] = colour.match(/[0-9.]+/g).slice(0, 3).map((c) => {
+      const s = c / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const ring = getComputedStyle(field);
+  const paper = getComputedStyle(field.closest('.sheet')).backgroundColor;
+  const [light, dark] = [luminance(ring.outlineColor), luminance(paper)].sort((a, b) => b - a);
+  const reach = parseFloat(ring.outlineWidth) + parseFloat(ring.outlineOffset);
+  const help = document.querySelector('#id_username_helptext').getBoundingClientRect();
+  return {
+    contrast: (light + 0.05) / (dark + 0.05),
+    clearOfHelp: help.bottom <= field.getBoundingClientRect().top - reach,
+  };
+}"""
+
+
+def test_a_focused_field_shows_its_ring_on_the_paper_clear_of_its_help(device):
+    page = device(PHONE)
+    page.goto("/accounts/signup/")
+    ring = page.evaluate(FOCUS_RING)
+    assert ring["contrast"] >= 3
+    assert ring["clearOfHelp"]
