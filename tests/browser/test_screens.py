@@ -171,3 +171,11 @@ def test_the_rules_sit_in_a_landmark(browser, live_server):
     page.add_script_tag(path=AXE)
     result = page.evaluate("axe.run({ runOnly: ['region'] })")
     assert result["violations"] == []
+
+
+def test_a_page_that_only_says_one_thing_says_it_before_the_way_back(screen, page):
+    page.goto("/no-such-page")
+    message = page.locator("[data-message]").bounding_box()
+    back = page.get_by_role("link", name="Back to the table").bounding_box()
+    assert message["y"] + message["height"] <= back["y"]
+    screenshot(page, f"screens-not-found-{screen}")
