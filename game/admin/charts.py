@@ -103,7 +103,9 @@ def bar_chart(
                 title=title,
             )
         )
-    y_ticks = [Tick(round(y_of(value), 2), f"{value:,}") for value in sorted({0, top // 2, top})]
+    # Half way up only where that is a whole number of games: 5 gets no line at "2".
+    marks = {0, top // 2, top} if top % 2 == 0 else {0, top}
+    y_ticks = [Tick(round(y_of(value), 2), f"{value:,}") for value in sorted(marks)]
     x_ticks = [_x_tick(index, label, slot, len(values)) for index, label in x_labels.items()]
     return BarChart(bars, y_ticks, x_ticks)
 
