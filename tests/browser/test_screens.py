@@ -13,6 +13,7 @@ from tests.browser.conftest import (
     start_deal,
     take,
 )
+from tests.browser.test_after_the_deal import start
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 from tests.site.decks import DEAD_END_DECK, KNOWN_LOSS_DECK, LAST_CHANCE_DECK, LAST_CHANCE_STOCK
 
@@ -162,6 +163,16 @@ def test_a_long_hint_leaves_the_hinted_card_and_the_controls_free(screen, table)
 def test_the_narrowest_phone_does_not_overflow(page, table):
     page.set_viewport_size({"width": 320, "height": 568})
     assert table.evaluate("document.documentElement.scrollWidth") <= 320
+
+
+@pytest.mark.parametrize("width, height", [(568, 320), (640, 360), (740, 360), (915, 412)])
+def test_a_held_wild_card_beside_the_pile_keeps_a_sideways_phone_from_scrolling(
+    table, width, height
+):
+    table.set_viewport_size({"width": width, "height": height})
+    start(table, None, rules="wild")
+    expect(table.locator("[data-action=wild]")).to_be_visible()
+    assert table.evaluate("document.documentElement.scrollWidth") <= width
 
 
 def test_the_rules_sit_in_a_landmark(browser, live_server):
