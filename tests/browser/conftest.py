@@ -147,3 +147,30 @@ def screenshot(page, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     settle(page)
     page.screenshot(path=SCREENSHOTS / f"{name}.png", full_page=True, caret="initial")
+
+
+# WCAG's relative luminance and contrast ratio, as a checker computes them.
+_RING_CONTRAST = """(element, surface) => {
+  if (!element.matches(':focus-visible')) return 0;
+  const luminance = (colour) => {
+    const [r, g, b] = colour.match(/[0-9.]+/g).slice(0, 3).map((c) => {
+      const s = c / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const ring = luminance(getComputedStyle(element).outlineColor);
+  const behind = luminance(getComputedStyle(element.closest(surface)).backgroundColor);
+  const [light, dark] = [ring, behind].sort((a, b) => b - a);
+  return (light + 0.05) / (dark + 0.05);
+}"""
+
+
+def focus_ring_contrast(element, surface: str) -> float:
+    """Focus the element as a keyboard player would and give the contrast of its focus ring
+    against the surface it sits on (the nearest ancestor matching the selector); 0 if no ring
+    shows."""
+    # After a key, focus moved by the page shows its ring, as it does for a keyboard player.
+    element.page.keyboard.press("Tab")
+    element.focus()
+    return element.evaluate(_RING_CONTRAST, surface)

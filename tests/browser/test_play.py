@@ -11,7 +11,14 @@ from playwright.sync_api import expect
 from game.engine.deck import format_deck
 from game.engine.state import STILL_FACE_DOWN, STOCK_EMPTY
 from game.models import Game
-from tests.browser.conftest import draw_the_whole_stock, screenshot, start_deal, take, wait_for
+from tests.browser.conftest import (
+    draw_the_whole_stock,
+    focus_ring_contrast,
+    screenshot,
+    start_deal,
+    take,
+    wait_for,
+)
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 from tests.site.decks import DEAD_END_DECK, KNOWN_LOSS_DECK, KNOWN_LOSS_ORDER
 
@@ -32,6 +39,8 @@ def test_win_a_deal_by_clicking_and_copy_its_identifier(page, table):
     expect(panel.locator("h2")).to_be_focused()
     expect(panel).to_contain_text("Longest run")
     screenshot(table, "desktop-win")
+    # A keyboard player sees where focus is on the paper.
+    assert focus_ring_contrast(panel.locator("[data-action=new]"), ".panel") >= 3
     panel.locator("[data-copy]").click()
     expect(panel.locator("[data-copy]")).to_have_text("Copied")
     assert table.evaluate("navigator.clipboard.readText()") == format_deck(CHAIN_DECK)
@@ -164,6 +173,7 @@ def test_the_unsolvable_verdict_stays_in_the_hint_bar_with_four_exits(table):
     for action in ("undo", "hint", "replay", "new"):
         expect(verdict.locator(f"[data-action={action}]")).to_have_count(1)
     screenshot(table, "verdict")
+    assert focus_ring_contrast(verdict.locator("[data-action=undo]"), ".bar") >= 3
     verdict.locator("[data-action=undo]").click()
     expect(table.locator("#status")).to_have_attribute("data-cleared", "24")
     expect(table.locator("#hint-slot [data-verdict]")).to_have_count(0)
