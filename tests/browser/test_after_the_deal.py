@@ -7,28 +7,16 @@ import pytest
 from playwright.sync_api import expect
 
 from game import play
-from game.engine.deck import format_deck
 from game.engine.scoring import hand_score
 from game.engine.state import DRAW, Table
 from game.models import Deal, Game
-from tests.browser.conftest import screenshot, take
+from tests.browser.conftest import screenshot, start_deal, take
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 from tests.engine.test_analysis import lost_lines
 
 pytestmark = pytest.mark.browser
 
 SIZES = [(360, 640), (640, 360), (1280, 800)]
-
-
-def start(page, deck, rules="standard", scoring="none", winnable=False):
-    before = page.locator("#table").get_attribute("data-table")
-    form = page.locator("[data-deal-form]")
-    form.locator("input[name=deal]").fill(format_deck(deck) if deck else "")
-    form.locator("select[name=rules]").select_option(rules)
-    form.locator("select[name=scoring]").select_option(scoring)
-    form.locator("input[name=winnable]").set_checked(winnable)
-    form.locator("button").click()
-    expect(page.locator("#table")).not_to_have_attribute("data-table", before)
 
 
 def score_shown(page) -> int:
@@ -47,7 +35,7 @@ def play_move(page, move) -> None:
 @pytest.mark.parametrize("system", ["pysol", "classic"])
 def test_a_whole_scored_hand_shows_the_engines_score_after_every_move(table, system):
     deck, line = CHAIN_DECK, CHAIN_ORDER
-    start(table, deck, scoring=system)
+    start_deal(table, deck, scoring=system)
     assert score_shown(table) == hand_score(deck, [], system)
 
     for count, move in enumerate(line, start=1):
@@ -74,7 +62,7 @@ def test_a_whole_scored_hand_shows_the_engines_score_after_every_move(table, sys
 
 def test_a_dead_end_then_its_analysis_and_try_again_from_the_last_winnable_move(table):
     deck, line = next(lost_lines(1))
-    start(table, deck)
+    start_deal(table, deck)
     for move in line:
         play_move(table, move)
     expect(table.locator("#panel h2")).to_have_text("No legal move")
@@ -103,7 +91,7 @@ def test_a_dead_end_then_its_analysis_and_try_again_from_the_last_winnable_move(
 
 
 def test_with_the_winnable_box_every_new_deal_can_be_won(table):
-    start(table, None, winnable=True)
+    start_deal(table, None, winnable=True)
     for _ in range(3):
         before = table.locator("#table").get_attribute("data-table")
         table.locator("#controls [data-action=new]").click()

@@ -13,7 +13,6 @@ from tests.browser.conftest import (
     start_deal,
     take,
 )
-from tests.browser.test_after_the_deal import start
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 from tests.site.decks import DEAD_END_DECK, KNOWN_LOSS_DECK, LAST_CHANCE_DECK, LAST_CHANCE_STOCK
 
@@ -170,7 +169,7 @@ def test_a_held_wild_card_beside_the_pile_keeps_a_sideways_phone_from_scrolling(
     table, width, height
 ):
     table.set_viewport_size({"width": width, "height": height})
-    start(table, None, rules="wild")
+    start_deal(table, None, rules="wild")
     expect(table.locator("[data-action=wild]")).to_be_visible()
     assert table.evaluate("document.documentElement.scrollWidth") <= width
 
