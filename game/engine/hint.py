@@ -38,7 +38,7 @@ from .policy import (
     scoring_policy,
     to_come_in_view,
 )
-from .rules import NUM_RANKS, STANDARD
+from .rules import STANDARD
 from .solver import solve
 from .state import ALL_REMOVED, DRAW, WILD, Move, Table
 
@@ -347,19 +347,15 @@ FEW_LEFT = 2
 
 def _how_few_lead_back(view: PlayerView, pos: int) -> str:
     """Whether few cards are left that it fits onto (the wild card among them)."""
-    card_rank = rank(view.tableau[pos])
+    neighbours = fits_table(view.rules)[rank(view.tableau[pos])]
     exposed = exposed_mask(view.removed)
     to_come = to_come_in_view(view, exposed)
-    in_view = [
-        rank(view.tableau[other])
+    in_view = sum(
+        rank(view.tableau[other]) in neighbours
         for other in range(TABLEAU_SIZE)
         if exposed >> other & 1 and other != pos
-    ]
-    left = view.wild_held + sum(
-        to_come[other] + in_view.count(other)
-        for other in range(1, NUM_RANKS + 1)
-        if view.rules.fits(card_rank, other)
     )
+    left = view.wild_held + in_view + sum(to_come[other] for other in neighbours)
     if left > FEW_LEFT:
         return ""
     if not left:
