@@ -13,7 +13,7 @@ from django.utils.safestring import SafeString
 from game.choices import FLAG_CHOICES, RULE_CHOICES, RULES_BY_NAME, SCORING_CHOICES
 from game.engine.cards import SUIT_SYMBOLS, card_code, card_label, is_red, rank_symbol, suit
 from game.engine.geometry import ACROSS, ROW_OF, TABLEAU_SIZE
-from game.engine.state import DRAW
+from game.engine.state import DRAW, WILD
 from game.models import Game
 from game.play import UNSTORED, Outcome, bank_of, daily_results
 
@@ -113,6 +113,7 @@ def context(outcome: Outcome, **extra) -> dict:
         "cards": cards,
         "waste_card": waste_card(table.waste_top, outcome.moved, table.wild_on_waste),
         "wild_held": table.wild_held,
+        "hint_wild": hinted == WILD,
         "rules": RULES_BY_NAME[row.rules],
         "scored": scored,
         "bank": bank_of(row) if scored else None,

@@ -108,7 +108,15 @@
     setTimeout(tapQueued);
   });
 
+  // An element is found again after a swap by its id or its action.
+  const focusKeyOf = (element) => (element && element !== document.body ? element.id || element.dataset.action : null);
   let focusKey = null;
+  // Where focus was when a hint was asked: if it is still there when the answer comes, focus goes
+  // to the move the hint marks, so that Enter or Space plays it.
+  let hintAskedFrom;
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    if (event.detail.target?.id === "hint-slot") hintAskedFrom = focusKeyOf(document.activeElement);
+  });
   document.addEventListener("htmx:beforeSwap", (event) => {
     const detail = event.detail;
     const status = detail.xhr.status;
@@ -124,13 +132,15 @@
     if (detail.target.id === "hint-slot" && table && !table.dataset.table.startsWith("0:")) {
       if (detail.xhr.getResponseHeader("X-Table") !== table.dataset.table) detail.shouldSwap = false;
     }
-    const active = document.activeElement;
-    focusKey = active && active !== document.body ? active.id || active.dataset.action : null;
+    focusKey = focusKeyOf(document.activeElement);
   });
 
-  // Focus lands somewhere sensible: where it was, else the result panel, a playable card or the stock.
-  document.addEventListener("htmx:afterSwap", () => {
+  // Focus lands somewhere sensible: on the move a hint marks, else where it was, else the result
+  // panel, a playable card or the stock.
+  document.addEventListener("htmx:afterSwap", (event) => {
     readClock();
+    const hinted = $("[data-hint]");
+    if (event.detail.target.id === "hint-slot" && hinted && focusKey === hintAskedFrom) return hinted.focus();
     const active = document.activeElement;
     if (active && active !== document.body && document.contains(active)) return;
     const panel = $("#panel:not([hidden]):not(.collapsed) h2");

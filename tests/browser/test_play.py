@@ -136,6 +136,36 @@ def test_keyboard_only_play(table):
     expect(status).to_contain_text("deal ")
 
 
+def test_enter_after_a_hint_plays_the_move_it_marks(table):
+    start_deal(table, CHAIN_DECK)
+    table.locator("#stock").focus()
+
+    table.keyboard.press("h")
+    hinted = table.locator("#table [data-hint]")
+    expect(hinted).to_be_focused()
+    pos = hinted.get_attribute("data-pos")
+    table.keyboard.press("Enter")
+
+    expect(table.locator("#status")).to_have_attribute("data-cleared", "1")
+    expect(table.locator(f'[data-pos="{pos}"]')).to_have_count(0)
+    expect(table.locator("#stock")).to_have_attribute("data-stock", "23")
+
+
+def test_a_hint_leaves_focus_where_the_player_moved_it_meanwhile(table):
+    start_deal(table, CHAIN_DECK)
+    held = []
+    table.route("**/hint", lambda route: held.append(route))
+
+    table.keyboard.press("h")
+    expect(table.locator("#checking")).to_be_visible()
+    table.locator("#stock").focus()
+    held[0].continue_()
+    table.unroute("**/hint")
+
+    expect(table.locator("#table [data-hint]")).to_have_count(1)
+    expect(table.locator("#stock")).to_be_focused()
+
+
 def test_the_stock_empties_greys_out_and_the_dead_end_panel_appears(table):
     start_deal(table, DEAD_END_DECK)
     stock = table.locator("#stock")

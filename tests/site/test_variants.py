@@ -5,7 +5,7 @@ import pytest
 
 from game.engine.deck import format_deck
 from game.engine.state import WILD
-from tests.engine.support import CHAIN_DECK
+from tests.engine.support import CHAIN_DECK, STUCK_DECK
 from tests.site.markup import element, elements, text
 from tests.site.test_moves import kinds
 
@@ -82,6 +82,17 @@ def test_a_held_wild_card_is_a_button_beside_the_waste_until_it_is_laid(player):
     assert not elements(laid, data_action="wild")
     assert element(laid, data_waste=True)["data-waste"] == "wild"
     assert "wild card" in wild.text.lower()
+
+
+def test_a_hint_to_lay_the_wild_card_marks_its_button(player):
+    start(player, "wild", STUCK_DECK)
+    for _ in range(23):
+        player.post("draw")
+
+    html = player.post("hint").content
+
+    assert "Lay the wild card" in element(html, id="hint-slot").text
+    assert elements(html, data_hint=True) == elements(html, "button", data_action="wild")
 
 
 def test_a_head_start_waste_is_an_empty_place_for_the_first_card(player):
