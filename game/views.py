@@ -88,7 +88,8 @@ def table(request):
     outcome = visitor_table(request)
     flash = request.session.pop(FLASH, {})
     outcome = replace(outcome, hint=play.last_hint(outcome.row), **flash)
-    first_visit = not request.session.get(TIPPED)
+    # An account holder has played before, on this device or another, and needs no tip.
+    first_visit = not request.user.is_authenticated and not request.session.get(TIPPED)
     if first_visit and not is_newcomer(request):  # a newcomer's is marked by newcomer_game
         request.session[TIPPED] = True
     context = display.context(

@@ -6,6 +6,7 @@ from django.test import Client
 
 from game.models import Game
 from tests.accounts.conftest import PASSWORD, log_in
+from tests.site.markup import element
 
 ACCOUNT_PAGES = ["/accounts/login/", "/accounts/signup/"]
 
@@ -51,6 +52,14 @@ def test_logged_in_the_table_shows_the_player_my_games_and_log_out(client, alice
 
     assert "alice" in page and 'href="/accounts/games/"' in page
     assert 'action="/accounts/logout/"' in page and "data-logout" in page
+
+
+def test_logging_in_on_a_new_device_shows_no_first_run_tip(client, alice):
+    log_in(client, "alice")
+
+    tip = element(client.get("/").content, id="tip")
+
+    assert tip.has("hidden")
 
 
 @pytest.mark.parametrize(
