@@ -108,11 +108,9 @@
     setTimeout(tapQueued);
   });
 
-  // An element is found again after a swap by its id or its action.
   const focusKeyOf = (element) => (element && element !== document.body ? element.id || element.dataset.action : null);
   let focusKey = null;
-  // Where focus was when a hint was asked: if it is still there when the answer comes, focus goes
-  // to the move the hint marks, so that Enter or Space plays it.
+  // Focus follows a hint to the move it marks, for Enter to play, unless it moved meanwhile.
   let hintAskedFrom;
   document.addEventListener("htmx:beforeRequest", (event) => {
     if (event.detail.target?.id === "hint-slot") hintAskedFrom = focusKeyOf(document.activeElement);
@@ -135,8 +133,7 @@
     focusKey = focusKeyOf(document.activeElement);
   });
 
-  // Focus lands somewhere sensible: on the move a hint marks, else where it was, else the result
-  // panel, a playable card or the stock.
+  // Focus lands somewhere sensible: where it was, else the result panel, a playable card or the stock.
   document.addEventListener("htmx:afterSwap", (event) => {
     readClock();
     const hinted = $("[data-hint]");

@@ -1,6 +1,7 @@
 """The table on every screen: phone portrait, phone held sideways and desktop. The peaks, the
 pile and the four controls fit the viewport and can be tapped; the tip moves no card; the result
-panels stay in the viewport and leave the controls free; the rules are a landmark."""
+panels stay in the viewport and leave the controls free; the deal form's labels stay with their
+fields; the rules are a landmark."""
 
 import pytest
 from playwright.sync_api import expect
@@ -189,3 +190,18 @@ def test_a_page_that_only_says_one_thing_says_it_before_the_way_back(screen, pag
     back = page.get_by_role("link", name="Back to the table").bounding_box()
     assert message["y"] + message["height"] <= back["y"]
     screenshot(page, f"screens-not-found-{screen}")
+
+
+def test_each_label_of_the_deal_form_sits_before_its_field_or_just_over_it(screen, table):
+    form = table.locator("[data-deal-form]")
+    for field in ("deal", "rules-choice", "scoring-choice"):
+        label = form.locator(f'label[for="{field}"]').bounding_box()
+        box = form.locator(f"#{field}").bounding_box()
+        label_middle = label["y"] + label["height"] / 2
+        label_bottom = label["y"] + label["height"]
+        beside = (
+            label["x"] + label["width"] <= box["x"]
+            and box["y"] <= label_middle <= box["y"] + box["height"]
+        )
+        over = label_bottom <= box["y"] <= label_bottom + 12
+        assert beside or over, (field, label, box)
