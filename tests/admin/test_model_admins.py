@@ -1,6 +1,6 @@
 from game.engine.solver import solve
 from game.models import Action, Deal, Game, Verdict
-from tests.site.markup import read
+from tests.site.markup import elements, read
 
 from .support import changelist, parse, text_of
 
@@ -158,3 +158,10 @@ def test_a_games_table_is_replayed_under_its_own_rules(staff_client, db):
 
     assert "Cleared 1/28" in text_of(html, "data-table-at")
     assert "wild card" in text_of(html, "data-seq", "1").lower()
+
+
+def test_staff_pages_name_their_icon_so_the_browser_asks_for_no_favicon(staff_client, client):
+    for url in ["/admin/", "/admin/statistics/", GAMES]:
+        assert elements(staff_client.get(url).content, "link", rel="icon"), url
+    staff_client.logout()
+    assert elements(client.get("/admin/login/").content, "link", rel="icon")
