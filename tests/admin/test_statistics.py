@@ -111,7 +111,18 @@ def test_an_empty_site_has_a_page_too(staff_client, db):
     html = page(staff_client)
 
     assert text_of(html, "data-played") == "0"
+    assert text_of(html, "data-avg-time") == "– won games –"
+    assert text_of(html, "data-avg-moves") == "– won games –"
     assert "No games yet." in html
+
+
+def test_with_no_game_won_the_won_games_averages_are_a_dash(staff_client, played, solver_calls):
+    Game.objects.filter(status=Game.Status.WON).update(status=Game.Status.DEAD_END)
+
+    html = page(staff_client)
+
+    assert text_of(html, "data-avg-time") == "0:55 won games –"
+    assert text_of(html, "data-avg-moves") == "30.0 won games –"
 
 
 def test_anonymous_visitors_are_sent_to_the_admin_login(client, db):
