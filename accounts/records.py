@@ -95,6 +95,10 @@ class Winnable:
     won_on_winnable: int
 
     @property
+    def decided(self) -> int:
+        return self.deals - self.undecided
+
+    @property
     def win_rate(self) -> float | None:
         if not self.played_on_winnable:
             return None

@@ -183,6 +183,23 @@ def test_winnable_deals_count_only_decided_verdicts(alice):
     assert found.win_rate == pytest.approx(1 / 3)
 
 
+def test_my_games_says_how_many_deals_are_winnable_among_those_decided(alice):
+    def said() -> str:
+        page = client.get("/accounts/games/").content
+        return " ".join(element(page, data_winnable_deals=True).text.split())
+
+    client = Client()
+    client.force_login(alice)
+    first, second = Deal.for_number(1), Deal.for_number(2)
+    Verdict.objects.create(deal=first, rules="standard", result="winnable", nodes=1)
+    game_of(alice, W, finished=1, deal=1)
+    game_of(alice, D, finished=2, deal=2)
+
+    assert said().startswith("Winnable deals: 1 of the 1 the solver has decided (1 not yet).")
+    Verdict.objects.create(deal=second, rules="standard", result="unwinnable", nodes=1)
+    assert said().startswith("Winnable deals: 1 of 2.")
+
+
 @pytest.mark.parametrize(
     ("cleared", "today", "streaks"),
     [
