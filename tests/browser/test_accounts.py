@@ -158,6 +158,13 @@ def test_account_pages_on_a_phone_upright_and_sideways_and_a_desktop(device, ali
         page.goto("/accounts/games/")
         expect(page.locator("[data-played]")).to_have_text("4")
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        # A game's name heads its card of figures on a phone, and starts its row in a table.
+        game = page.locator("[data-by-rules] tbody th").bounding_box()
+        played = page.locator('[data-by-rules] tbody [data-figure="played"]').bounding_box()
+        if viewport["width"] <= 640:
+            assert game["y"] + game["height"] <= played["y"], (game, played)
+        else:
+            assert game["x"] + game["width"] <= played["x"] and game["y"] == played["y"]
         screenshot(page, f"accounts-games-{name}")
 
 
