@@ -49,10 +49,10 @@ def device(browser, live_server):
         context.close()
 
 
-def log_in_from_the_table(page) -> None:
+def log_in_from_the_table(page, username="alice") -> None:
     page.goto("/")
     page.locator("nav.account").get_by_role("link", name="Log in").click()
-    page.fill("input[name=username]", "alice")
+    page.fill("input[name=username]", username)
     page.fill("input[name=password]", PASSWORD)
     page.get_by_role("button", name="Log in").click()
 
@@ -189,3 +189,19 @@ def test_a_focused_field_shows_its_ring_on_the_paper_clear_of_its_help(device):
     )
     help_box = page.locator("#id_username_helptext").bounding_box()
     assert help_box["y"] + help_box["height"] <= field.bounding_box()["y"] - reach
+
+
+def test_the_longest_name_leaves_the_account_links_on_a_phone(device):
+    name = "a" * 150  # the most Django's username field holds
+    get_user_model().objects.create_user(name, password=PASSWORD)
+    page = device(PHONE)
+    log_in_from_the_table(page, name)
+
+    for url in ("/", "/accounts/games/"):
+        page.goto(url)
+        who = page.locator("nav.account .who")
+        expect(who).to_have_attribute("title", name)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        for link in (page.get_by_role("link", name="My games"), page.locator("[data-logout]")):
+            box = link.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (url, box)
