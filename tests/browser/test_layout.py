@@ -70,22 +70,6 @@ def test_in_forced_colours_the_buttons_and_fields_keep_their_edges(browser, live
     context.close()
 
 
-def test_with_text_half_as_large_again_the_controls_wrap_on_a_phone(browser, live_server):
-    # A reader's larger default text (24 px, not 16), applied as their browser would.
-    context = browser.new_context(
-        base_url=live_server.url, viewport={"width": 360, "height": 640}, bypass_csp=True
-    )
-    page = context.new_page()
-    page.goto("/")
-    page.add_style_tag(content="html { font-size: 24px }")
-
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360
-    for control in page.locator("#controls .btn").all():
-        box = control.bounding_box()
-        assert box["x"] >= 0 and box["x"] + box["width"] <= 360, box
-    context.close()
-
-
 def test_rotating_and_resizing_keep_the_deal_as_it_was(phone, table):
     start_deal(table, CHAIN_DECK)
     take(table, 18)

@@ -146,16 +146,21 @@ def test_a_hint_and_a_refusal_fit(screen, table):
     screenshot(table, f"screens-hint-{screen}")
 
 
-def test_a_long_hint_leaves_the_hinted_card_and_the_controls_free(screen, table):
-    start_deal(table, LAST_CHANCE_DECK)
-    stock = table.locator("#stock")
+def ask_for_a_long_hint(page) -> None:
+    """A two-clause reason: the longest kind the hint bar has to hold."""
+    start_deal(page, LAST_CHANCE_DECK)
+    stock = page.locator("#stock")
     for left in range(22, 22 - len(LAST_CHANCE_STOCK), -1):
         stock.click()
         expect(stock).to_have_attribute("data-stock", str(left))
-    take(table, 18)
-    take(table, 20)
-    table.locator("#controls [data-action=hint]").click()
-    expect(table.locator("#hint-slot .bar")).to_contain_text("fits now or never")
+    take(page, 18)
+    take(page, 20)
+    page.locator("#controls [data-action=hint]").click()
+    expect(page.locator("#hint-slot .bar")).to_contain_text("fits now or never")
+
+
+def test_a_long_hint_leaves_the_hinted_card_and_the_controls_free(screen, table):
+    ask_for_a_long_hint(table)
     assert unreachable(table, ["#hint-slot .bar", "[data-hint]", "#stock", *controls()]) == []
     screenshot(table, f"screens-long-hint-{screen}")
 
@@ -205,3 +210,25 @@ def test_each_label_of_the_deal_form_sits_before_its_field_or_just_over_it(scree
         )
         over = label_bottom <= box["y"] <= label_bottom + 12
         assert beside or over, (field, label, box)
+
+
+@pytest.mark.parametrize("width, height", [(360, 640), (640, 360)])
+def test_with_larger_text_the_controls_stay_on_screen_and_clear_of_the_hint(
+    browser, live_server, width, height
+):
+    viewport = {"width": width, "height": height}
+    context = browser.new_context(base_url=live_server.url, viewport=viewport)
+    page = context.new_page()
+    # The reader's own default text size, 24 px instead of 16, as a browser setting sets it.
+    context.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": 24}})
+    page.goto("/")
+    ask_for_a_long_hint(page)
+
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    said = page.locator("#hint-slot .bar").bounding_box()
+    for control in page.locator("#controls .btn").all():
+        box = control.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
+        assert box["y"] >= said["y"] + said["height"] or box["y"] + box["height"] <= said["y"]
+    screenshot(page, f"screens-larger-text-{width}x{height}")
+    context.close()
