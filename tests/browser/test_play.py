@@ -136,6 +136,22 @@ def test_keyboard_only_play(table):
     expect(status).to_contain_text("deal ")
 
 
+def test_tab_reaches_the_cards_that_can_be_taken_and_then_the_stock(table):
+    start_deal(table, CHAIN_DECK)
+    table.locator("nav.account a").last.focus()
+
+    reached = []
+    while not reached or reached[-1] != "stock":
+        table.keyboard.press("Tab")
+        reached.append(table.evaluate("document.activeElement.id"))
+        assert len(reached) <= 30, reached
+    takeable = table.locator("#table [data-free]").evaluate_all("all => all.map((e) => e.id)")
+    assert reached == [*takeable, "stock"]
+    # A covered card still answers a tap with its reason.
+    table.locator('[data-pos="0"]').click()
+    expect(table.locator("[data-message]")).to_have_text(STILL_FACE_DOWN)
+
+
 def test_enter_after_a_hint_plays_the_move_it_marks(table):
     start_deal(table, CHAIN_DECK)
     table.locator("#stock").focus()
