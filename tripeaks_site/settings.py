@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    "django.contrib.humanize",
     # Before staticfiles, so runserver serves static files the way production does.
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",

@@ -1,6 +1,8 @@
 """Logging in keeps the deal on the table; when the account has one in progress too, the player
 chooses, and neither is lost."""
 
+import re
+
 from django.test import Client
 
 from accounts import claim
@@ -123,6 +125,8 @@ def test_with_a_deal_in_progress_on_both_sides_the_player_chooses(client, alice)
         assert f'data-choice="{game.pk}"' in page
         assert f"/accounts/games/{game.pk}/continue" in page
     assert "Cleared" in page and "2/28" in page and "0/28" in page and "<code>7</code>" in page
+    # Played moments ago, in words: not "0 minutes ago".
+    assert re.search(r"<dt>Last played</dt><dd>(now|\d+\s+seconds? ago)</dd>", page)
     # Until the player picks, the table is the deal they were just playing here.
     assert account_game(alice) == here
 

@@ -120,6 +120,13 @@ def test_logging_in_with_a_deal_on_each_side_asks_which_to_continue(device, alic
 
     expect(phone).to_have_url("/accounts/choose/")
     expect(phone.locator("[data-choice]")).to_have_count(2)
+    # Each figure's name stands on the line of its value.
+    for name, value in zip(
+        phone.locator("[data-choice] dt").all(),
+        phone.locator("[data-choice] dd").all(),
+        strict=True,
+    ):
+        assert name.bounding_box()["y"] == value.bounding_box()["y"]
     screenshot(phone, "accounts-choice-phone")
     desktop.goto("/accounts/choose/")  # the desktop was not asked: it goes to the table
     expect(desktop).to_have_url("/")
