@@ -136,8 +136,8 @@
   // Focus lands somewhere sensible: where it was, else the result panel, a playable card or the stock.
   document.addEventListener("htmx:afterSwap", (event) => {
     readClock();
-    const hinted = $("[data-hint]");
-    if (event.detail.target.id === "hint-slot" && hinted && focusKey === hintAskedFrom) return hinted.focus();
+    const hinted = event.detail.target.id === "hint-slot" && focusKey === hintAskedFrom && $("[data-hint]");
+    if (hinted) return hinted.focus();
     const active = document.activeElement;
     if (active && active !== document.body && document.contains(active)) return;
     const panel = $("#panel:not([hidden]):not(.collapsed) h2");
