@@ -102,6 +102,26 @@ def table(page, console_errors):
     assert console_errors == []
 
 
+@pytest.fixture
+def new_device(browser, live_server):
+    """Opens pages in browser contexts of their own, like separate devices (a desktop unless a
+    viewport is given; options as Playwright's new_context takes them); each fails the test on a
+    console error."""
+    opened = []
+
+    def open_device(viewport=None, **options):
+        viewport = viewport or {"width": 1280, "height": 800}
+        context = browser.new_context(base_url=live_server.url, viewport=viewport, **options)
+        page = context.new_page()
+        opened.append((context, collect_errors(page)))
+        return page
+
+    yield open_device
+    for context, errors in opened:
+        assert errors == []
+        context.close()
+
+
 def serious_accessibility_violations(page) -> list:
     """axe's serious and critical findings on the open page. axe is injected as an inline script,
     which the site's policy rightly forbids: the page's context must bypass it."""

@@ -9,7 +9,6 @@ from game import play
 from game.models import Deal, Game
 from game.owners import Owner
 from tests.browser.conftest import (
-    collect_errors,
     focus_ring_contrast,
     screenshot,
     serious_accessibility_violations,
@@ -31,24 +30,6 @@ def alice():
     return get_user_model().objects.create_user("alice", password=PASSWORD)
 
 
-@pytest.fixture
-def device(browser, live_server):
-    """Opens pages in browser contexts of their own, like separate devices; each fails the test
-    on a console error."""
-    opened = []
-
-    def open_device(viewport=DESKTOP, **options):
-        context = browser.new_context(base_url=live_server.url, viewport=viewport, **options)
-        page = context.new_page()
-        opened.append((context, collect_errors(page)))
-        return page
-
-    yield open_device
-    for context, errors in opened:
-        assert errors == []
-        context.close()
-
-
 def log_in_from_the_table(page, username="alice") -> None:
     page.goto("/")
     page.locator("nav.account").get_by_role("link", name="Log in").click()
@@ -67,8 +48,8 @@ def cards(page) -> list[str]:
     )
 
 
-def test_two_devices_play_one_deal_move_for_move(device, alice):
-    phone, desktop = device(PHONE), device(DESKTOP)
+def test_two_devices_play_one_deal_move_for_move(new_device, alice):
+    phone, desktop = new_device(PHONE), new_device(DESKTOP)
     log_in_from_the_table(phone)
     expect(phone.locator("nav.account")).to_contain_text("alice")
     start_deal(phone, CHAIN_DECK)
@@ -102,15 +83,15 @@ def test_two_devices_play_one_deal_move_for_move(device, alice):
     assert game.moves == [18, 19, 20, 21] and game.undo_count == 1
 
 
-def test_logging_in_with_a_deal_on_each_side_asks_which_to_continue(device, alice):
-    desktop = device(DESKTOP)
+def test_logging_in_with_a_deal_on_each_side_asks_which_to_continue(new_device, alice):
+    desktop = new_device(DESKTOP)
     log_in_from_the_table(desktop)
     desktop.locator("[data-deal-form] input[name=deal]").fill("7")
     desktop.locator("[data-deal-form] button").click()
     expect(desktop.locator(".status small")).to_have_text("deal 7")
     desktop.locator("#stock").click()
     expect(desktop.locator("#stock")).to_have_attribute("data-stock", "22")
-    phone = device(PHONE)
+    phone = new_device(PHONE)
     phone.goto("/")
     start_deal(phone, CHAIN_DECK)
     take(phone, 18)
@@ -142,7 +123,7 @@ def test_logging_in_with_a_deal_on_each_side_asks_which_to_continue(device, alic
     expect_table(phone, 2)
 
 
-def test_account_pages_on_a_phone_upright_and_sideways_and_a_desktop(device, alice):
+def test_account_pages_on_a_phone_upright_and_sideways_and_a_desktop(new_device, alice):
     deal = Deal.for_number(5)
     results = [Game.Status.WON, Game.Status.DEAD_END, Game.Status.WON, Game.Status.LEFT]
     for i, status in enumerate(results):
@@ -151,7 +132,7 @@ def test_account_pages_on_a_phone_upright_and_sideways_and_a_desktop(device, ali
             longest_run=6 + i, cleared=28 if status == Game.Status.WON else 11 + i,
         )  # fmt: skip
     for name, viewport in (("phone", PHONE), ("sideways", SIDEWAYS), ("desktop", DESKTOP)):
-        page = device(viewport)
+        page = new_device(viewport)
         page.goto("/accounts/signup/")
         page.fill("input[name=username]", "bob")
         page.fill("input[name=password1]", "password")
@@ -176,8 +157,8 @@ def test_account_pages_on_a_phone_upright_and_sideways_and_a_desktop(device, ali
 
 
 @pytest.mark.parametrize("url", ["/accounts/login/", "/accounts/signup/", "/accounts/games/"])
-def test_account_pages_have_no_serious_accessibility_violations(device, alice, url):
-    page = device(bypass_csp=True)
+def test_account_pages_have_no_serious_accessibility_violations(new_device, alice, url):
+    page = new_device(bypass_csp=True)
     if url.endswith("games/"):
         log_in_from_the_table(page)
     page.goto(url)
@@ -185,8 +166,8 @@ def test_account_pages_have_no_serious_accessibility_violations(device, alice, u
     assert serious_accessibility_violations(page) == []
 
 
-def test_a_focused_field_shows_its_ring_on_the_paper_clear_of_its_help(device):
-    page = device(PHONE)
+def test_a_focused_field_shows_its_ring_on_the_paper_clear_of_its_help(new_device):
+    page = new_device(PHONE)
     page.goto("/accounts/signup/")
     field = page.locator("#id_username")
     assert focus_ring_contrast(field, ".sheet") >= 3
@@ -198,10 +179,10 @@ def test_a_focused_field_shows_its_ring_on_the_paper_clear_of_its_help(device):
     assert help_box["y"] + help_box["height"] <= field.bounding_box()["y"] - reach
 
 
-def test_the_longest_name_leaves_the_account_links_on_a_phone(device):
+def test_the_longest_name_leaves_the_account_links_on_a_phone(new_device):
     name = "a" * 150  # the most Django's username field holds
     get_user_model().objects.create_user(name, password=PASSWORD)
-    page = device(PHONE)
+    page = new_device(PHONE)
     log_in_from_the_table(page, name)
 
     for url in ("/", "/accounts/games/"):

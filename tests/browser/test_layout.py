@@ -56,10 +56,9 @@ def test_no_serious_accessibility_violations(browser, live_server):
     assert serious_accessibility_violations(page) == []
 
 
-def test_in_forced_colours_the_buttons_and_fields_keep_their_edges(browser, live_server):
+def test_in_forced_colours_the_buttons_and_fields_keep_their_edges(new_device):
     # Windows' high-contrast themes drop every background: an edge must show the control.
-    context = browser.new_context(base_url=live_server.url, forced_colors="active")
-    page = context.new_page()
+    page = new_device(forced_colors="active")
     page.goto("/")
 
     edges = page.locator("#controls .btn, [data-deal-form] :is(input[name=deal], select, .btn)")
@@ -67,7 +66,6 @@ def test_in_forced_colours_the_buttons_and_fields_keep_their_edges(browser, live
     edge = "(e) => [getComputedStyle(e).borderTopWidth, getComputedStyle(e).borderTopColor]"
     for width, colour in edges.evaluate_all(f"all => all.map({edge})"):
         assert width != "0px" and colour != "rgba(0, 0, 0, 0)", (width, colour)
-    context.close()
 
 
 def test_rotating_and_resizing_keep_the_deal_as_it_was(phone, table):

@@ -214,13 +214,11 @@ def test_each_label_of_the_deal_form_sits_before_its_field_or_just_over_it(scree
 
 @pytest.mark.parametrize("width, height", [(360, 640), (640, 360)])
 def test_with_larger_text_the_controls_stay_on_screen_and_clear_of_the_hint(
-    browser, live_server, width, height
+    new_device, width, height
 ):
-    viewport = {"width": width, "height": height}
-    context = browser.new_context(base_url=live_server.url, viewport=viewport)
-    page = context.new_page()
+    page = new_device({"width": width, "height": height})
     # The reader's own default text size, 24 px instead of 16, as a browser setting sets it.
-    context.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": 24}})
+    page.context.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": 24}})
     page.goto("/")
     ask_for_a_long_hint(page)
 
@@ -231,4 +229,3 @@ def test_with_larger_text_the_controls_stay_on_screen_and_clear_of_the_hint(
         assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
         assert box["y"] >= said["y"] + said["height"] or box["y"] + box["height"] <= said["y"]
     screenshot(page, f"screens-larger-text-{width}x{height}")
-    context.close()
