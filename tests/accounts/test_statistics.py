@@ -191,10 +191,11 @@ def test_my_games_says_how_many_deals_are_winnable_among_those_decided(alice):
     client = Client()
     client.force_login(alice)
     first, second = Deal.for_number(1), Deal.for_number(2)
-    Verdict.objects.create(deal=first, rules="standard", result="winnable", nodes=1)
     game_of(alice, W, finished=1, deal=1)
     game_of(alice, D, finished=2, deal=2)
 
+    assert said().startswith("Winnable deals: none decided by the solver yet.")
+    Verdict.objects.create(deal=first, rules="standard", result="winnable", nodes=1)
     assert said().startswith("Winnable deals: 1 of the 1 the solver has decided (1 not yet).")
     Verdict.objects.create(deal=second, rules="standard", result="unwinnable", nodes=1)
     assert said().startswith("Winnable deals: 1 of 2.")
