@@ -180,6 +180,26 @@ def test_a_held_wild_card_beside_the_pile_keeps_a_sideways_phone_from_scrolling(
     assert table.evaluate("document.documentElement.scrollWidth") <= width
 
 
+@pytest.mark.parametrize("width, height", [(320, 568), (360, 640)])
+def test_a_held_wild_card_and_the_empty_stock_note_squeeze_neither_the_cards_nor_the_page(
+    table, width, height
+):
+    table.set_viewport_size({"width": width, "height": height})
+    start_deal(table, None, rules="wild")
+    card_width = table.locator("#stock").bounding_box()["width"]
+    draw_the_whole_stock(table)
+    expect(table.locator(".pile .note")).to_be_visible()
+    settle(table)
+
+    assert table.evaluate("document.documentElement.scrollWidth") <= width
+    for pile_part in ("#stock", ".pile .waste", "[data-action=wild]", ".pile .note"):
+        box = table.locator(pile_part).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, pile_part
+    for card in ("#stock", ".pile .waste"):
+        assert table.locator(card).bounding_box()["width"] == card_width
+    screenshot(table, f"screens-wild-held-stock-spent-{width}")
+
+
 def test_the_rules_sit_in_a_landmark(browser, live_server):
     context = browser.new_context(bypass_csp=True, base_url=live_server.url)
     page = context.new_page()
