@@ -144,6 +144,7 @@ class Line:
 
     game_id: int
     deal: str
+    deal_is_code: bool
     rules: str
     scoring: str | None
     score: int | None
@@ -224,7 +225,7 @@ def scored_play(user) -> list[ScoredPlay]:
             .order_by("-score", Coalesce("finished_at", "started_at"), "pk")[:BEST_HANDS]
         )
         hands = [
-            Hand(game.score, game.deal.identifier, game.rules, game.finished_at or game.started_at)
+            Hand(game.score, game.identifier, game.rules, game.finished_at or game.started_at)
             for game in best
         ]
         found.append(ScoredPlay(scoring, label, banks[scoring], hands))
@@ -326,7 +327,8 @@ def line(game: Game, table_id: int | None) -> Line:
     scored = game.scoring != Scoring.NONE
     return Line(
         game_id=game.pk,
-        deal=game.deal.identifier,
+        deal=game.identifier,
+        deal_is_code=game.identifier == game.deal.deck,
         rules=game.rules,
         scoring=game.get_scoring_display() if scored else None,
         score=game.score if scored else None,

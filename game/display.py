@@ -23,6 +23,11 @@ def grid_column(pos: int) -> int:
     return int(2 * ACROSS[pos]) + 1
 
 
+def rules_label(name: str) -> str:
+    """A rule set as players read it ("Head start + Wild card"), not by its name."""
+    return RULES_BY_NAME[name].label
+
+
 def face(card: int) -> dict:
     """A card's face as every page draws it (the table, the analysis, the staff's picture): its
     code, the words a screen reader says, the rank and suit symbol printed on it, its colour."""

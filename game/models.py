@@ -212,6 +212,11 @@ class Game(models.Model):
         """The deal as players name it: the daily deal by its date, else the deal's identifier."""
         return f"daily {self.daily.isoformat()}" if self.daily else self.deal.identifier
 
+    @property
+    def deal_name(self) -> str:
+        """The deal as a heading names it: "daily 2026-12-05", "deal 77", "deal" and its code."""
+        return self.identifier if self.daily else f"deal {self.deal.identifier}"
+
     PLAYED = (Status.WON, Status.DEAD_END, Status.LEFT)
     """The statuses of a played game: finished after a card was taken or drawn. A deal left
     untouched (skipped) and a game still in progress are not played."""

@@ -1,4 +1,4 @@
-"""How pages show figures: a table's head row, and a share as a percentage."""
+"""How pages show figures: a table's head row, a share as a percentage, a rule set in words."""
 
 from django import template
 
@@ -6,6 +6,7 @@ from game import display
 
 register = template.Library()
 register.filter("percent", display.percent)
+register.filter("rules_label", display.rules_label)
 
 
 @register.inclusion_tag("column_heads.html")

@@ -249,6 +249,25 @@ def test_my_games_shows_rule_sets_scores_and_the_daily_deals(alice):
     assert "77" in scored_line.text and "PySolFC" in scored_line.text
 
 
+def test_my_games_names_each_game_in_words_and_a_daily_deal_by_its_date(alice):
+    today = timezone.now().date()
+    game_of(alice, W, finished=1, daily=today, deal=5)
+    game_of(alice, D, finished=2, rules="headstart+wild", scoring="pysol", score=10, deal=7)
+    client = Client()
+    client.force_login(alice)
+
+    page = client.get("/accounts/games/").content
+
+    deals = [element(row, "td", data_label="Deal").text for row in elements(page, data_game=True)]
+    assert deals == ["7", f"daily {today.isoformat()}"]
+    by_rules = element(page, "tr", data_rule_set="headstart+wild")
+    assert element(by_rules, "th").text == "Head start + Wild card"
+    scored_line = element(page, "td", data_rules="headstart+wild")
+    assert scored_line.text.startswith("Head start + Wild card,")
+    assert element(page, "td", data_rules="standard").text == "Standard"
+    assert "(Head start + Wild card)" in element(page, data_best_hand="10").text
+
+
 def test_everyones_results_of_several_days_are_each_days_results(alice):
     days = [date(2026, 5, day) for day in (1, 2, 3)]
     players = [alice, *(make_user(name) for name in ("bob", "carol", "dave"))]

@@ -1,11 +1,14 @@
 """Accounts in a real browser: one account on two devices plays one deal, the choice at login,
 and the account pages on a phone and a desktop."""
 
+from datetime import date
+
 import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from game import play
+from game.engine.deck import format_deck
 from game.models import Deal, Game
 from game.owners import Owner
 from tests.browser.conftest import (
@@ -193,3 +196,25 @@ def test_the_longest_name_leaves_the_account_links_on_a_phone(new_device):
         for link in (page.get_by_role("link", name="My games"), page.locator("[data-logout]")):
             box = link.bounding_box()
             assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (url, box)
+
+
+def test_the_history_keeps_a_deals_number_and_a_daily_deals_name_on_one_line(new_device, alice):
+    today = date.today()
+    for deal, daily in (
+        (Deal.for_number(585321), today),
+        (Deal.for_code(format_deck(CHAIN_DECK)), None),
+    ):
+        Game.objects.create(
+            owner=alice, deal=deal, daily=daily, status=Game.Status.LEFT, move_count=3,
+            rules="headstart+wild",
+        )  # fmt: skip
+    for viewport in (PHONE, DESKTOP):
+        page = new_device(viewport)
+        log_in_from_the_table(page)
+        page.goto("/accounts/games/")
+        deals = page.locator('.history td[data-label="Deal"] code')
+        expect(deals).to_have_text([format_deck(CHAIN_DECK), f"daily {today.isoformat()}"])
+        daily, code = deals.nth(1).bounding_box(), deals.nth(0).bounding_box()
+        one_line = page.locator('.history td[data-label="Result"]').first.bounding_box()["height"]
+        assert daily["height"] <= one_line < code["height"], "the deck code breaks, not the name"
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]

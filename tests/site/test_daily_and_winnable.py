@@ -13,7 +13,7 @@ from game.owners import Owner
 from game.verdicts import is_winnable
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 from tests.site.conftest import Player
-from tests.site.markup import message, text
+from tests.site.markup import element, message, text
 
 TODAY = datetime.now(UTC).date()
 
@@ -113,6 +113,17 @@ def test_a_daily_deal_replayed_after_it_is_over_is_not_recorded(player, chain_da
     assert Game.objects.filter(daily=TODAY).get() == record
     player.client.get("/daily")  # the record again, as it ended
     assert play.current_game(Owner(session_key=player.client.session.session_key)) == record
+
+
+def test_the_daily_deals_analysis_names_it_by_its_date(player, chain_daily):
+    player.client.get("/daily")
+    for pos in CHAIN_ORDER:
+        player.take(pos)
+
+    page = player.client.get(f"/game/{player.game.pk}/analysis").content
+
+    assert text(element(page, "h1")) == f"Analysis daily {TODAY.isoformat()}"
+    assert text(element(page, "title")) == f"Analysis of daily {TODAY.isoformat()} · TriPeaks"
 
 
 def test_the_days_results_count_the_finished_records(player, chain_daily):
