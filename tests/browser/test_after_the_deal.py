@@ -32,6 +32,33 @@ def play_move(page, move) -> None:
         take(page, move)
 
 
+# Where a faded, taken card and a standing one overlap, which of them is on top; the overlaps
+# counted too, so that a test finding none on top also shows that there were some to look at.
+TAKEN_ON_TOP = """() => {
+  const cards = [...document.querySelectorAll(".peaks .card")];
+  const found = { overlaps: 0, takenOnTop: [] };
+  for (const taken of cards.filter((card) => card.matches(".taken"))) {
+    for (const standing of cards.filter((card) => !card.matches(".taken"))) {
+      const a = taken.getBoundingClientRect(), b = standing.getBoundingClientRect();
+      const left = Math.max(a.left, b.left), right = Math.min(a.right, b.right);
+      const top = Math.max(a.top, b.top), bottom = Math.min(a.bottom, b.bottom);
+      if (right - left < 4 || bottom - top < 4) continue;
+      found.overlaps += 1;
+      if (document.elementFromPoint((left + right) / 2, (top + bottom) / 2)?.closest(".taken")) {
+        found.takenOnTop.push(taken.dataset.card);
+      }
+    }
+  }
+  return found;
+}"""
+
+
+def taken_cards_over_standing_ones(page) -> list[str]:
+    found = page.evaluate(TAKEN_ON_TOP)
+    assert found["overlaps"], "no taken card overlaps a standing one here"
+    return found["takenOnTop"]
+
+
 @pytest.mark.parametrize("system", ["pysol", "classic"])
 def test_a_whole_scored_hand_shows_the_engines_score_after_every_move(table, system):
     deck, line = CHAIN_DECK, CHAIN_ORDER
@@ -76,6 +103,7 @@ def test_a_dead_end_then_its_analysis_and_try_again_from_the_last_winnable_move(
     assert Table.replay(deck, [*line[:k], *winning]).won
     table.get_by_role("link", name="Forward").click()
     expect(table.locator("[data-step]")).to_have_attribute("data-step", "1")
+    assert taken_cards_over_standing_ones(table) == []
     for width, height in SIZES:
         table.set_viewport_size({"width": width, "height": height})
         screenshot(table, f"analysis-{width}x{height}")
