@@ -129,9 +129,11 @@ def rules_named(name: str) -> Rules:
 
 
 def deal_from_text(text: str) -> Deal | None:
-    """A deal from what a player typed: a deal number or a deck code; None when nothing was
-    typed. Raises DeckError."""
+    """A deal from what a player typed: a deal number (alone or as "deal 77"), a daily deal's name
+    or a deck code; None when nothing was typed. Raises DeckError."""
     text = text.strip()
+    if text.lower().startswith("deal "):  # as the table's heading names a deal: "deal 77"
+        text = text[len("deal ") :].strip()
     if not text:
         return None
     if text.lower().startswith("daily "):

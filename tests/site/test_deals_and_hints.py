@@ -68,8 +68,9 @@ def test_replay_deals_the_same_deal_again(player):
     assert new.actions.get().kind == "replay"
 
 
-def test_the_deal_form_takes_a_deal_number(player):
-    html = player.post("deal", {"deal": " 42 "}).content
+@pytest.mark.parametrize("typed", [" 42 ", "deal 42", "Deal  42"])
+def test_the_deal_form_takes_a_deal_number_as_typed_or_as_the_table_names_it(player, typed):
+    html = player.post("deal", {"deal": typed}).content
 
     assert player.game.deal.number == 42 and "deal 42" in status(html)
 
