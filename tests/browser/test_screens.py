@@ -249,3 +249,21 @@ def test_with_larger_text_the_controls_stay_on_screen_and_clear_of_the_hint(
         assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
         assert box["y"] >= said["y"] + said["height"] or box["y"] + box["height"] <= said["y"]
     screenshot(page, f"screens-larger-text-{width}x{height}")
+
+
+@pytest.mark.parametrize("width, height", [(568, 320), (640, 360), (812, 375)])
+def test_with_larger_text_the_dead_ends_exits_keep_their_words_inside(new_device, width, height):
+    page = new_device({"width": width, "height": height})
+    page.context.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": 24}})
+    page.goto("/")
+    start_deal(page, DEAD_END_DECK)
+    draw_the_whole_stock(page)
+    expect(page.locator("#panel h2")).to_have_text("No legal move")
+    settle(page)
+
+    exits = page.locator("#panel .actions .btn")
+    overflowing = exits.evaluate_all(
+        "buttons => buttons.filter(b => b.scrollWidth > b.clientWidth).map(b => b.textContent)"
+    )
+    assert exits.count() == 4 and overflowing == []
+    screenshot(page, f"screens-larger-text-dead-end-{width}x{height}")
