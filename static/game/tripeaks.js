@@ -113,7 +113,7 @@
   // Focus follows a hint to the move it marks, for Enter to play, unless it moved meanwhile.
   let hintAskedFrom;
   document.addEventListener("htmx:beforeRequest", (event) => {
-    if (event.detail.target?.id === "hint-slot") hintAskedFrom = focusKeyOf(document.activeElement);
+    if (event.detail.requestConfig.path.endsWith("/hint")) hintAskedFrom = focusKeyOf(document.activeElement);
   });
   document.addEventListener("htmx:beforeSwap", (event) => {
     const detail = event.detail;
@@ -136,7 +136,7 @@
   // Focus lands somewhere sensible: where it was, else the result panel, a playable card or the stock.
   document.addEventListener("htmx:afterSwap", (event) => {
     readClock();
-    const hinted = event.detail.target.id === "hint-slot" && focusKey === hintAskedFrom && $("[data-hint]");
+    const hinted = event.detail.requestConfig?.path.endsWith("/hint") && focusKey === hintAskedFrom && $("[data-hint]");
     if (hinted) return hinted.focus();
     const active = document.activeElement;
     if (active && active !== document.body && document.contains(active)) return;

@@ -167,6 +167,21 @@ def test_enter_after_a_hint_plays_the_move_it_marks(table):
     expect(table.locator("#stock")).to_have_attribute("data-stock", "23")
 
 
+def test_a_newcomers_first_hint_takes_focus_too_and_enter_plays_it(table):
+    table.locator("#controls [data-action=undo]").focus()
+
+    table.keyboard.press("h")
+    hinted = table.locator("[data-hint]")
+    expect(hinted).to_be_focused()
+    pos = hinted.get_attribute("data-pos")  # a card, else the stock
+    table.keyboard.press("Enter")
+
+    if pos is None:
+        expect(table.locator("#stock")).to_have_attribute("data-stock", "22")
+    else:
+        expect(table.locator(f'[data-pos="{pos}"]')).to_have_count(0)
+
+
 def test_a_hint_leaves_focus_where_the_player_moved_it_meanwhile(table):
     start_deal(table, CHAIN_DECK)
     held = []
@@ -242,6 +257,51 @@ def test_the_hint_shows_checking_and_taps_go_on_meanwhile(table):
     table.locator("#controls [data-action=hint]").click()
     expect(table.locator('[data-pos="19"][data-hint]')).to_be_visible()
     expect(table.locator("#hint-slot")).to_contain_text("Take the 2 of clubs")
+
+
+def test_a_newcomers_hint_asked_while_their_first_deal_is_dealt_waits_for_it(page, console_errors):
+    # A newcomer's first request stores their table and starts their session. A hint sent before
+    # its answer carries no session either, so it would start a second one, and the table on
+    # screen would then answer no one. Here the hint could only answer last.
+    page.goto("/")
+    held = {"deal": [], "hint": []}
+    page.route("**/game/0/deal", lambda route: held["deal"].append(route))
+    page.route("**/game/0/hint", lambda route: held["hint"].append(route))
+    form = page.locator("[data-deal-form]")
+    form.locator("input[name=deal]").fill("77")
+    with page.expect_request("**/game/0/deal"):
+        form.locator("button").click()
+    page.keyboard.press("h")
+    page.wait_for_timeout(300)
+    held["deal"][0].continue_()
+    expect(page.locator("h1")).to_contain_text("deal 77")
+    for route in held["hint"]:
+        route.continue_()
+
+    expect(page.locator("#hint-slot .bar")).to_be_visible()
+    page.locator("#stock").click()
+    expect(page.locator("#stock")).to_have_attribute("data-stock", "22")
+    assert Game.objects.filter(deal__number=77).count() == 1
+    assert console_errors == []
+
+
+def test_a_newcomers_tap_made_while_their_first_hint_searches_waits_for_it(page, console_errors):
+    page.goto("/")
+    held = []
+    page.route("**/game/0/hint", lambda route: held.append(route))
+    with page.expect_request("**/game/0/hint"):
+        page.keyboard.press("h")
+    page.locator("#stock").click()
+    page.wait_for_timeout(300)
+    # Sent now, the draw would carry no session and start one of its own: it waits.
+    expect(page.locator("#stock")).to_have_attribute("data-stock", "23")
+    held[0].continue_()
+
+    expect(page.locator("#stock")).to_have_attribute("data-stock", "22")
+    page.locator("#stock").click()
+    expect(page.locator("#stock")).to_have_attribute("data-stock", "21")
+    assert Game.objects.count() == 1
+    assert console_errors == []
 
 
 def test_the_first_run_tip_shows_once_and_goes_on_any_action(page, console_errors):
