@@ -50,9 +50,8 @@
       resume();
     }
   });
-  // A table in view keeps the server's clock running, even when another tab on the same game was
-  // hidden or a reloaded page's own stop reached the server after the new page: stopped for less
-  // than the minute a pause counts as play, the clock never jumps back.
+  // A table in view keeps the server's clock running, though another tab stopped it or a reloaded
+  // page's stop came late: a stop under the minute a pause counts as play never sets it back.
   setInterval(resume, 30_000);
 
   // Cards that can be taken now, left to right as they sit on the table.
@@ -71,9 +70,8 @@
     }
   });
 
-  // A tap made while the table's request is out waits for its answer and is then made again on
-  // the table that answer left (htmx would drop it, and a queued htmx request whose button that
-  // answer replaced is lost too). A card taken meanwhile is no longer there: that is said.
+  // A tap made while the table's request is out is made again on the table its answer leaves
+  // (htmx would drop it, or lose it with a button the answer replaced), or its card said gone.
   let waiting = false;
   const queued = [];
   const tapKey = (submitter) =>
@@ -102,6 +100,10 @@
     if (button) button.click();
     else say("That card is no longer on the table.");
   };
+  // No answer, or a proxy's (a 502 while the site restarts): the table stands, and that is said.
+  const unanswered = () => say("No answer from the site: check the connection and try again.");
+  document.addEventListener("htmx:sendError", unanswered);
+  document.addEventListener("htmx:responseError", unanswered);
   document.addEventListener("htmx:afterRequest", (event) => {
     if (event.detail.target?.id !== "play") return;
     waiting = false;
@@ -118,8 +120,8 @@
   document.addEventListener("htmx:beforeSwap", (event) => {
     const detail = event.detail;
     const status = detail.xhr.status;
-    // Refusals (4xx) carry the reason and the current table; a server error (500) and an outage
-    // of the database or Redis (503) carry a notice for the message area: show them.
+    // Refusals (4xx) carry the reason and the table; a 500, or a 503 while the database or Redis
+    // is down, a notice: show them.
     if ((status >= 400 && status < 500) || status === 500 || status === 503) {
       detail.shouldSwap = true;
       detail.isError = false;
@@ -198,9 +200,9 @@
     }
   });
 
-  // Motion. Before a swap, where every card sits and which face it shows; after it, each card
-  // that moved flies from its old place (FLIP, through the Web Animations API, which the policy
-  // allows). Nothing waits for an animation: the next tap is sent and applied while one runs.
+  // Motion (FLIP, by the Web Animations API, which the policy allows): before a swap, where each
+  // card sits and which face it shows; after it, each card that moved flies from there. No tap
+  // waits for an animation.
   const still = matchMedia("(prefers-reduced-motion: reduce)");
   const places = () => {
     const seen = new Map();

@@ -92,6 +92,26 @@ def test_a_server_error_shows_its_notice_in_the_open_table(page, console_errors)
     assert all("status of 500" in error for error in console_errors), console_errors
 
 
+@pytest.mark.parametrize("failure", ["no connection", "a proxy's 502"])
+def test_a_tap_that_gets_no_answer_says_so_and_the_next_one_plays(page, failure):
+    page.goto("/")
+
+    def fail(route):
+        if failure == "no connection":
+            route.abort("internetdisconnected")
+        else:
+            route.fulfill(status=502, body="Bad Gateway")
+
+    page.route("**/draw", fail)
+    page.locator("#stock").click()
+    expect(page.locator("[data-message]")).to_contain_text("No answer from the site")
+    expect(page.locator("#stock")).to_have_attribute("data-stock", "23")
+    page.unroute("**/draw")
+
+    page.locator("#stock").click()
+    expect(page.locator("#stock")).to_have_attribute("data-stock", "22")
+
+
 def test_undo_covers_a_card_again_as_face_down(table):
     start_deal(table, CHAIN_DECK)
     take(table, 18)
