@@ -208,9 +208,10 @@ def test_the_history_keeps_a_deals_number_and_a_daily_deals_name_on_one_line(new
             owner=alice, deal=deal, daily=daily, status=Game.Status.LEFT, move_count=3,
             rules="headstart+wild",
         )  # fmt: skip
+    page = new_device()
+    log_in_from_the_table(page)
     for viewport in (PHONE, DESKTOP):
-        page = new_device(viewport)
-        log_in_from_the_table(page)
+        page.set_viewport_size(viewport)
         page.goto("/accounts/games/")
         deals = page.locator('.history td[data-label="Deal"] code')
         expect(deals).to_have_text([format_deck(CHAIN_DECK), f"daily {today.isoformat()}"])
