@@ -3,6 +3,8 @@ deal form and the Rules section."""
 
 from dataclasses import dataclass
 
+from django.utils.text import capfirst
+
 from game.engine.rules import ALL_RULES, FLAGS, Rules
 from game.engine.scoring import MAXIMUM
 from game.models import Game
@@ -24,20 +26,19 @@ STANDARD_WORDS = (
     "Robert Hogue's TriPeaks: K and A connect, 18 cards face down, one card turned at the deal.",
 )
 SCORING_WORDS = {
-    Game.Scoring.NONE: ("Unscored", "clear the peaks; Undo as often as you like"),
+    Game.Scoring.NONE: "clear the peaks; Undo as often as you like",
     Game.Scoring.PYSOL: (
-        "PySolFC points",
         "a hand starts at -52; each card of a run scores 1, doubling every four cards and for "
         "each empty peak; summits add 10, 20 and 40; a cleared table adds 10 for each card left "
-        f"in the stock. At most {MAXIMUM['pysol']} a hand",
+        f"in the stock. At most {MAXIMUM['pysol']} a hand"
     ),
     Game.Scoring.CLASSIC: (
-        "Hogue's original",
         "each card turned from the stock costs 5; the n-th card of a run scores n; the summits "
         f"add 15, 15 and 30. Quitting early keeps what you made. At most {MAXIMUM['classic']} "
-        "a hand",
+        "a hand"
     ),
 }
+"""Each scoring's one line; its label is the model's, as every page names it."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,6 @@ RULES_BY_NAME = {choice.name: choice for choice in RULE_CHOICES}
 FLAG_CHOICES = [rules_choice(Rules.with_flags([flag])) for flag in FLAGS]
 """The standard game's variations one by one, for the Rules section."""
 SCORING_CHOICES = [
-    Choice(system.value, label, _sentence(explanation))
-    for system, (label, explanation) in SCORING_WORDS.items()
+    Choice(system.value, capfirst(system.label), _sentence(explanation))
+    for system, explanation in SCORING_WORDS.items()
 ]

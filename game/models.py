@@ -103,7 +103,7 @@ class Game(models.Model):
 
     class Scoring(models.TextChoices):
         NONE = "none", "unscored"
-        PYSOL = "pysol", "PySolFC's points"
+        PYSOL = "pysol", "PySolFC points"
         CLASSIC = "classic", "Hogue's original"
 
     class Status(models.TextChoices):

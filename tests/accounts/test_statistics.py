@@ -263,9 +263,13 @@ def test_my_games_names_each_game_in_words_and_a_daily_deal_by_its_date(alice):
     by_rules = element(page, "tr", data_rule_set="headstart+wild")
     assert element(by_rules, "th").text == "Head start + Wild card"
     scored_line = element(page, "td", data_rules="headstart+wild")
-    assert scored_line.text.startswith("Head start + Wild card,")
+    assert scored_line.text == "Head start + Wild card, 10 (PySolFC points)"
     assert element(page, "td", data_rules="standard").text == "Standard"
     assert "(Head start + Wild card)" in element(page, data_best_hand="10").text
+    # A scoring is named as the deal form names it.
+    form = client.get("/").content
+    offered = element(element(form, "select", name="scoring"), "option", value="pysol").text
+    assert element(element(page, data_scored="pysol"), "h3").text == offered
 
 
 def test_everyones_results_of_several_days_are_each_days_results(alice):

@@ -3,7 +3,7 @@
 Most games are figures only (no log), drawn from plausible distributions: a few deals are played
 far more than others, players win about 60% of games, some deals are left untouched, dates spread
 over the last --days days. Most are the standard game, the rest other rule sets; about a quarter
-are scored hands (PySolFC's points or Hogue's original), without undo as scored play is.
+are scored hands (PySolFC points or Hogue's original), without undo as scored play is.
 A few (--logged) are real games played by a random player through the engine, with a full log,
 so that a game's page has a move list and a table to show, and a score worked out from the moves.
 Over the last --daily-days days, about half the demo players have a record of the day's daily
