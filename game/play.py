@@ -174,8 +174,14 @@ def dealt_table() -> Outcome:
 
 def store_dealt(owner: Owner, deal: Deal) -> int:
     """The game a newcomer's first action acts on: the table of `deal` they were dealt, stored
-    now with its clock starting; or their table, if another of their requests stored one first."""
-    row = current_game(owner) or _start(owner, deal, Kind.NEW)
+    now with its clock starting; or their table, if another of their requests stored it first.
+    Raises Stale if the table stored first is of another deal: the request is for a table dealt
+    in another tab, which nobody has now, and must not be played on theirs."""
+    row = current_game(owner)
+    if row is None:
+        return _start(owner, deal, Kind.NEW).pk
+    if row.deal_id != deal.pk:
+        raise Stale
     return row.pk
 
 
@@ -554,12 +560,16 @@ def _stale(row: Game, version: int | None) -> bool:
     return row.moved_on or (version is not None and version != row.version)
 
 
+def as_it_stands(owner: Owner) -> Outcome:
+    """What a request for a table the player no longer has gets: their table as it stands."""
+    row = current_game(owner)
+    return Outcome(row, table_of(row), message=STALE)
+
+
 def _stale_answer(owner: Owner, row: Game) -> Outcome:
     """What a stale request gets: the player's table as it stands, which is another game's if
     they have moved on from this one."""
-    if row.moved_on:
-        row = current_game(owner)
-    return Outcome(row, table_of(row), message=STALE)
+    return as_it_stands(owner) if row.moved_on else Outcome(row, table_of(row), message=STALE)
 
 
 def _start(

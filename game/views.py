@@ -50,6 +50,8 @@ def game_action(view):
             elif is_newcomer(request):
                 raise Http404(play.NOT_YOURS)  # not a session of their own, so not a game
             return view(request, game_id, **options)
+        except play.Stale:  # a table dealt in another tab, never stored
+            return answer(request, play.as_it_stands(Owner.of(request)))
         except BadInput as error:
             return refusal(request, 400, str(error), error.typed)
         except Http404 as error:

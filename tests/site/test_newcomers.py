@@ -7,6 +7,7 @@ from django.contrib.sessions.models import Session
 from django.test import Client
 
 from game.models import Action, Deal, Game
+from game.play import STALE
 from tests.site.conftest import HTMX
 from tests.site.markup import element, elements, message
 
@@ -123,3 +124,21 @@ def test_hiding_and_showing_a_dealt_table_stores_nothing(action):
 
     assert client.post(f"/game/0/{action}").status_code == 204
     assert stored_rows() == before
+
+
+def test_a_tap_on_a_table_dealt_in_another_tab_is_stale_once_the_first_tab_stored_its_own():
+    # Two tabs opened before any action are dealt two tables. Once the first tab's Hint has
+    # stored its table (and started the session), the second tab's table is nobody's: a draw
+    # there must change nothing, not draw on the first tab's deal.
+    client = Client()
+    first, second = client.get("/"), client.get("/")
+    assert dealt(first.content)["dealt"] != dealt(second.content)["dealt"]
+    assert first_action(client, first, "hint").status_code == 200
+    stored = Game.objects.get()
+
+    response = first_action(client, second, "draw")
+
+    stored.refresh_from_db()
+    assert response.status_code == 200 and stored.move_count == 0 and Game.objects.count() == 1
+    assert dealt_table_id(response.content) == stored.pk
+    assert message(response.content) == STALE
