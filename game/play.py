@@ -198,7 +198,7 @@ def hint(owner: Owner, game_id: int, version: int | None) -> Outcome:
     searching again: pressing Hint twice costs the machine one search."""
     row = _load(owner, game_id)
     if _stale(row, version):
-        return _stale_answer(owner, row)
+        return as_it_stands(owner, row)
     table = table_of(row)
     asked_at = row.version
     found = last_hint(row) or _search_once(row, view_of(table))
@@ -251,7 +251,7 @@ def leave(
     while True:
         row = _load(owner, game_id)
         if _stale(row, version):
-            return _stale_answer(owner, row)
+            return as_it_stands(owner, row)
         if row.status == Status.PLAYING:
             _stop_clock(row)
             row.status = row.left_status()
@@ -428,7 +428,7 @@ def apply_with_retry(
         try:
             outcome, entries = change(row)
         except Stale:
-            return _stale_answer(owner, row)
+            return as_it_stands(owner, row)
         if not entries or rows.write_game(row, entries, current=current):
             return outcome
         row = None
@@ -560,16 +560,12 @@ def _stale(row: Game, version: int | None) -> bool:
     return row.moved_on or (version is not None and version != row.version)
 
 
-def as_it_stands(owner: Owner) -> Outcome:
-    """What a request for a table the player no longer has gets: their table as it stands."""
-    row = current_game(owner)
+def as_it_stands(owner: Owner, row: Game | None = None) -> Outcome:
+    """What a stale request gets: the player's table as it stands, `row`'s unless they have moved
+    on from it (their current one when no row is given: the request's table was never stored)."""
+    if row is None or row.moved_on:
+        row = current_game(owner)
     return Outcome(row, table_of(row), message=STALE)
-
-
-def _stale_answer(owner: Owner, row: Game) -> Outcome:
-    """What a stale request gets: the player's table as it stands, which is another game's if
-    they have moved on from this one."""
-    return as_it_stands(owner) if row.moved_on else Outcome(row, table_of(row), message=STALE)
 
 
 def _start(
