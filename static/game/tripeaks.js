@@ -126,11 +126,11 @@
       detail.shouldSwap = true;
       detail.isError = false;
     }
-    // A hint that answers an older table than the one on screen is dropped. A newcomer's table
-    // (game 0) is stored by the request itself, so the answer is for it whatever its id.
+    // A hint that answers an older table than the one on screen is dropped. (A newcomer's first
+    // table, game 0, sends its hint as one of the table's requests, answered whatever its id.)
     const table = $("#table");
-    if (detail.target.id === "hint-slot" && table && !table.dataset.table.startsWith("0:")) {
-      if (detail.xhr.getResponseHeader("X-Table") !== table.dataset.table) detail.shouldSwap = false;
+    if (detail.target.id === "hint-slot" && table && detail.xhr.getResponseHeader("X-Table") !== table.dataset.table) {
+      detail.shouldSwap = false;
     }
     focusKey = focusKeyOf(document.activeElement);
   });
