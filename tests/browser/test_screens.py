@@ -232,14 +232,20 @@ def test_each_label_of_the_deal_form_sits_before_its_field_or_just_over_it(scree
         assert beside or over, (field, label, box)
 
 
+def table_with_larger_text(new_device, width: int, height: int):
+    """The table on a device whose reader set the browser's own default text size to 24 px
+    instead of 16."""
+    page = new_device({"width": width, "height": height})
+    page.context.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": 24}})
+    page.goto("/")
+    return page
+
+
 @pytest.mark.parametrize("width, height", [(360, 640), (640, 360)])
 def test_with_larger_text_the_controls_stay_on_screen_and_clear_of_the_hint(
     new_device, width, height
 ):
-    page = new_device({"width": width, "height": height})
-    # The reader's own default text size, 24 px instead of 16, as a browser setting sets it.
-    page.context.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": 24}})
-    page.goto("/")
+    page = table_with_larger_text(new_device, width, height)
     ask_for_a_long_hint(page)
 
     assert page.evaluate("document.documentElement.scrollWidth") <= width
@@ -253,9 +259,7 @@ def test_with_larger_text_the_controls_stay_on_screen_and_clear_of_the_hint(
 
 @pytest.mark.parametrize("width, height", [(568, 320), (640, 360), (812, 375)])
 def test_with_larger_text_the_dead_ends_exits_keep_their_words_inside(new_device, width, height):
-    page = new_device({"width": width, "height": height})
-    page.context.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": 24}})
-    page.goto("/")
+    page = table_with_larger_text(new_device, width, height)
     start_deal(page, DEAD_END_DECK)
     draw_the_whole_stock(page)
     expect(page.locator("#panel h2")).to_have_text("No legal move")
