@@ -180,8 +180,10 @@ def _best_by_rollouts(view: PlayerView, seed: int, max_nodes: int, deadline: flo
     return Hint(best, None, f"{_describe(view, best)}: {_why(view, best)}.")
 
 
-MIN_ROUNDS = 16
-"""Rounds every move plays before any may be dropped: too few samples say little of the spread."""
+MIN_ROUNDS = 64
+"""Rounds every move plays before any may be dropped. On a few samples the wins and losses that
+tell two moves apart are too few to say how spread they are, and a move dropped then was too
+often the better one (bench/README.md)."""
 DROP_SE = 2.0
 """A move is dropped once its paired shortfall to the leader is this many standard errors."""
 
