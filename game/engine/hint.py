@@ -180,7 +180,7 @@ def _best_by_rollouts(view: PlayerView, seed: int, max_nodes: int, deadline: flo
     return Hint(best, None, f"{_describe(view, best)}: {_why(view, best)}.")
 
 
-MIN_ROUNDS = 64
+MIN_ROUNDS = 128
 """Rounds every move plays before any may be dropped. On a few samples the wins and losses that
 tell two moves apart are too few to say how spread they are, and a move dropped then was too
 often the better one (bench/README.md)."""
