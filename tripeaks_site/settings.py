@@ -145,6 +145,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+    # Tests on a file beside the database rather than in memory: the live server's request
+    # threads would otherwise all share the test's one in-memory connection, and two requests at
+    # once on it can garble what each reads.
+    DATABASES["default"]["TEST"] = {"NAME": f"{DATABASES['default']['NAME']}.test"}
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Every tap runs the same few statements: bound and prepared on the server, each is parsed
     # and planned once per connection rather than once per request.

@@ -81,6 +81,16 @@ def wait_for(condition, timeout_s: float = 5.0) -> bool:
     return True
 
 
+def first_held(page, held: list):
+    """The first request a test's route handler has held back. The handler hears of a request on
+    a later Playwright event than the one that shows the page sent it, so wait for it, letting
+    Playwright's events through (time.sleep would not)."""
+    deadline = time.monotonic() + 5.0
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(20)
+    return held[0]
+
+
 def collect_errors(page) -> list[str]:
     """The page's console errors and uncaught exceptions, as they happen."""
     errors = []

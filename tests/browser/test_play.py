@@ -13,6 +13,7 @@ from game.engine.state import STILL_FACE_DOWN, STOCK_EMPTY
 from game.models import Game
 from tests.browser.conftest import (
     draw_the_whole_stock,
+    first_held,
     focus_ring_contrast,
     screenshot,
     start_deal,
@@ -210,7 +211,7 @@ def test_a_hint_leaves_focus_where_the_player_moved_it_meanwhile(table):
     table.keyboard.press("h")
     expect(table.locator("#checking")).to_be_visible()
     table.locator("#stock").focus()
-    held[0].continue_()
+    first_held(table, held).continue_()
     table.unroute("**/hint")
 
     expect(table.locator("#table [data-hint]")).to_have_count(1)
@@ -268,7 +269,7 @@ def test_the_hint_shows_checking_and_taps_go_on_meanwhile(table):
     table.locator("#controls [data-action=hint]").click()
     expect(table.locator("#checking")).to_be_visible()
     take(table, 18)
-    held[0].continue_()
+    first_held(table, held).continue_()
     table.unroute("**/hint")
 
     expect(table.locator("#checking")).to_be_hidden()
