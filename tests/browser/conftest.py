@@ -71,23 +71,25 @@ def _live_server_busy() -> bool:
     return any(thread.name.endswith("(process_request_thread)") for thread in threading.enumerate())
 
 
-def wait_for(condition, timeout_s: float = 5.0) -> bool:
-    """Poll `condition` until it holds or the time is up; whether it held."""
+def wait_for(condition, timeout_s: float = 5.0, page=None) -> bool:
+    """Poll `condition` until it holds or the time is up; whether it held. With a page, wait
+    through Playwright, which meanwhile hands its events to the test's handlers (time.sleep would
+    hold them back)."""
     deadline = time.monotonic() + timeout_s
     while not condition():
         if time.monotonic() > deadline:
             return False
-        time.sleep(0.02)
+        if page is None:
+            time.sleep(0.02)
+        else:
+            page.wait_for_timeout(20)
     return True
 
 
 def first_held(page, held: list):
     """The first request a test's route handler has held back. The handler hears of a request on
-    a later Playwright event than the one that shows the page sent it, so wait for it, letting
-    Playwright's events through (time.sleep would not)."""
-    deadline = time.monotonic() + 5.0
-    while not held and time.monotonic() < deadline:
-        page.wait_for_timeout(20)
+    a later Playwright event than the one that shows the page sent it, so wait for it."""
+    wait_for(lambda: held, page=page)
     return held[0]
 
 

@@ -294,7 +294,7 @@ def test_a_newcomers_hint_asked_while_their_first_deal_is_dealt_waits_for_it(pag
         form.locator("button").click()
     page.keyboard.press("h")
     page.wait_for_timeout(300)
-    held["deal"][0].continue_()
+    first_held(page, held["deal"]).continue_()
     expect(page.locator("h1")).to_contain_text("deal 77")
     for route in held["hint"]:
         route.continue_()
@@ -316,7 +316,7 @@ def test_a_newcomers_tap_made_while_their_first_hint_searches_waits_for_it(page,
     page.wait_for_timeout(300)
     # Sent now, the draw would carry no session and start one of its own: it waits.
     expect(page.locator("#stock")).to_have_attribute("data-stock", "23")
-    held[0].continue_()
+    first_held(page, held).continue_()
 
     expect(page.locator("#stock")).to_have_attribute("data-stock", "22")
     page.locator("#stock").click()
