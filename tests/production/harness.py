@@ -6,13 +6,16 @@ data-stock, data-waste, data-cleared, the CSRF field), as an outside client woul
 here: the servers are separate processes, so the tests look at the database with psycopg.
 """
 
+import atexit
 import http.client
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from contextlib import contextmanager
@@ -33,6 +36,12 @@ HTMX = {"HX-Request": "true"}
 STALE_WORDS = "The table had changed"
 
 
+# Each test process collects the static files into a folder of its own: a server starting in one
+# process must never index files that another process's collectstatic is replacing.
+STATIC_ROOT = Path(tempfile.mkdtemp(prefix="tripeaks-static-"))
+atexit.register(shutil.rmtree, STATIC_ROOT, ignore_errors=True)
+
+
 def production_env(database_url: str, **extra: str) -> dict:
     """Production settings over plain HTTP on loopback (DJANGO_INSECURE_LOCAL_HTTP)."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("DJANGO_")}
@@ -43,6 +52,7 @@ def production_env(database_url: str, **extra: str) -> dict:
         "DJANGO_INSECURE_LOCAL_HTTP": "1",
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
         "DATABASE_URL": database_url,
+        "DJANGO_STATIC_ROOT": str(STATIC_ROOT),
         **extra,
     }
 
@@ -195,24 +205,32 @@ def wait_until(ready, timeout=30.0, step=0.1) -> None:
 
 
 class Gunicorn:
-    """One app server: `gunicorn tripeaks_site.wsgi` on 127.0.0.1:port, with the site's
+    """One app server: `gunicorn tripeaks_site.wsgi` on a loopback port, with the site's
     gunicorn.conf.py (its number of workers unless given) and these options."""
 
     def __init__(self, env: dict, workers: int | None = 2, *options: str):
-        self.port = free_port()
+        # The server inherits a socket bound here: a port only probed as free could be taken by
+        # another process's connection before the server got round to binding it.
+        self.socket = socket.socket()
+        self.socket.bind(("127.0.0.1", 0))
+        self.port = self.socket.getsockname()[1]
         self.env = env
         self.options = [*(["--workers", str(workers)] if workers else []), *options]
         self.process = None
+        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed in __exit__)
 
     def __enter__(self):
-        command = [str(GUNICORN), "tripeaks_site.wsgi", "--bind", f"127.0.0.1:{self.port}"]
+        fd = self.socket.fileno()
+        command = [str(GUNICORN), "tripeaks_site.wsgi", "--bind", f"fd://{fd}"]
         self.process = subprocess.Popen(
             [*command, *self.options, "--graceful-timeout", "5"],
             env=self.env,
             cwd=ROOT,
+            pass_fds=[fd],
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stderr=self.stderr,
         )
+        self.socket.close()
         wait_until(self._answers)
         return self
 
@@ -223,10 +241,13 @@ class Gunicorn:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+        self.stderr.close()
 
     def _answers(self) -> bool:
         if self.process.poll() is not None:
-            raise RuntimeError(f"gunicorn exited with status {self.process.returncode}")
+            self.stderr.seek(0)
+            said = self.stderr.read().decode(errors="replace")[-2000:]
+            raise RuntimeError(f"gunicorn exited with status {self.process.returncode}:\n{said}")
         try:
             return Client(self.port).request("GET", "/healthz").status == 200
         except OSError:
