@@ -20,7 +20,11 @@ from tripeaks_site.sessions import SessionStore
 REDIS_URL = "redis://127.0.0.1:6379/15"
 
 
-REDIS_CACHE = {"default": site_settings.redis_cache(REDIS_URL)}
+# Test processes share this Redis: each keeps to keys of its own prefix and clears only those.
+REDIS_CACHE = {
+    "default": site_settings.redis_cache(REDIS_URL)
+    | {"KEY_PREFIX": os.environ.get("PYTEST_XDIST_WORKER", "main")}
+}
 # A real client against a port where nothing listens: Redis down, as a player would meet it.
 UNREACHABLE_CACHE = {"default": site_settings.redis_cache(f"redis://127.0.0.1:{free_port()}/15")}
 
@@ -37,7 +41,7 @@ def redis_cache():
     with override_settings(CACHES=REDIS_CACHE, SESSION_ENGINE="tripeaks_site.sessions"):
         cache = caches["default"]
         yield cache
-        cache.clear()
+        cache.delete_pattern("*")
 
 
 def test_values_round_trip_through_redis(redis_cache):
