@@ -3,12 +3,11 @@ password are each limited per address, whatever user names are tried; past the r
 is a 429 page in the site's look. The address is the connection's, or behind the site's own
 proxies the one the outermost of them saw."""
 
-import socket
-
 import pytest
 from django.test import Client, RequestFactory
 
 from tests.accounts.conftest import PASSWORD, log_in, make_user
+from tests.production.harness import free_port
 from tripeaks_site.limits import client_address
 
 THROTTLED = "Too many tries from here"
@@ -147,9 +146,7 @@ def test_the_lockout_counts_the_client_behind_the_proxy_too(db, settings):
 def redis_away(settings):
     """The cache on a Redis that refuses connections, configured as production's: its errors
     are ignored, so a read is a miss and a write is skipped."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     settings.CACHES = {
         "default": {
             "BACKEND": "django_redis.cache.RedisCache",

@@ -209,28 +209,28 @@ class Gunicorn:
     gunicorn.conf.py (its number of workers unless given) and these options."""
 
     def __init__(self, env: dict, workers: int | None = 2, *options: str):
-        # The server inherits a socket bound here: a port only probed as free could be taken by
-        # another process's connection before the server got round to binding it.
-        self.socket = socket.socket()
-        self.socket.bind(("127.0.0.1", 0))
-        self.port = self.socket.getsockname()[1]
         self.env = env
         self.options = [*(["--workers", str(workers)] if workers else []), *options]
+        self.port = None
         self.process = None
-        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed in __exit__)
+        self.stderr = None
 
     def __enter__(self):
-        fd = self.socket.fileno()
-        command = [str(GUNICORN), "tripeaks_site.wsgi", "--bind", f"fd://{fd}"]
-        self.process = subprocess.Popen(
-            [*command, *self.options, "--graceful-timeout", "5"],
-            env=self.env,
-            cwd=ROOT,
-            pass_fds=[fd],
-            stdout=subprocess.DEVNULL,
-            stderr=self.stderr,
-        )
-        self.socket.close()
+        # The server inherits a socket bound here: a port only probed as free could be taken by
+        # another process's connection before the server got round to binding it.
+        with socket.socket() as bound:
+            bound.bind(("127.0.0.1", 0))
+            self.port = bound.getsockname()[1]
+            command = [str(GUNICORN), "tripeaks_site.wsgi", "--bind", f"fd://{bound.fileno()}"]
+            self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed in __exit__)
+            self.process = subprocess.Popen(
+                [*command, *self.options, "--graceful-timeout", "5"],
+                env=self.env,
+                cwd=ROOT,
+                pass_fds=[bound.fileno()],
+                stdout=subprocess.DEVNULL,
+                stderr=self.stderr,
+            )
         wait_until(self._answers)
         return self
 
