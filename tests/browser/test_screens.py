@@ -170,6 +170,15 @@ def test_the_narrowest_phone_does_not_overflow(page, table):
     assert table.evaluate("document.documentElement.scrollWidth") <= 320
 
 
+def test_on_a_phone_the_games_name_moves_to_the_next_line_whole(page, table):
+    page.set_viewport_size({"width": 360, "height": 640})
+    start_deal(table, None, rules="open+nowrap")
+    name = table.locator("#status h1 .rules-name")
+    expect(name).to_have_text("Open peaks + No wrap")
+    # One box: the name did not break inside itself (between "No" and "wrap", say).
+    assert name.evaluate("element => element.getClientRects().length") == 1
+
+
 @pytest.mark.parametrize("width, height", [(568, 320), (640, 360), (740, 360), (915, 412)])
 def test_a_held_wild_card_beside_the_pile_keeps_a_sideways_phone_from_scrolling(
     table, width, height
