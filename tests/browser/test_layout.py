@@ -29,6 +29,14 @@ def test_phone_portrait_fits_without_horizontal_scroll(phone, table):
     screenshot(table, "phone-start")
 
 
+def test_a_phones_browser_bar_takes_the_felts_colour(phone, table):
+    bar = table.locator('meta[name="theme-color"]').get_attribute("content")
+    felt = table.evaluate(
+        "getComputedStyle(document.documentElement).getPropertyValue('--felt').trim()"
+    )
+    assert bar.lower() == felt.lower()
+
+
 def test_phone_mid_game(phone, table):
     start_deal(table, CHAIN_DECK)
     for pos in CHAIN_ORDER[:12]:
