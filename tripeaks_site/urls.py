@@ -1,8 +1,17 @@
 from django.contrib import admin
+from django.shortcuts import redirect
+from django.templatetags.static import static
 from django.urls import include, path
 
 from game.admin.statistics import statistics_view
 from tripeaks_site.health import healthz
+
+
+def site_icon(request):
+    """Where a page names no icon (Chromium's own for a not-found page, feed readers), browsers ask
+    for /favicon.ico: the site's icon."""
+    return redirect(static("game/icon.svg"))
+
 
 urlpatterns = [
     # Before the admin's own URLs, which would otherwise claim the path; admin_view gives it the
@@ -10,6 +19,7 @@ urlpatterns = [
     path("admin/statistics/", admin.site.admin_view(statistics_view), name="admin_statistics"),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", site_icon, name="site_icon"),
     path("accounts/", include("accounts.urls")),
     path("", include("game.urls")),
 ]

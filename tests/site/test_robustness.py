@@ -248,6 +248,11 @@ def test_the_tables_page_and_a_notice_page_name_the_sites_icon(player, client):
         assert static_file(icon["href"]).startswith(b"<svg")
 
 
+def test_what_asks_for_favicon_ico_gets_the_icon_the_pages_name(player, client):
+    named = element(player.page.content, "link", rel="icon")["href"]
+    assert client.get("/favicon.ico").headers["Location"] == named
+
+
 def static_file(address: str) -> bytes:
     """The bytes of a static file the site names by its address."""
     return Path(finders.find(address.removeprefix("/static/"))).read_bytes()
