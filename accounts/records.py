@@ -157,6 +157,7 @@ class Line:
     last_played: datetime
     on_table: bool
     resumable: bool
+    over: bool
 
 
 def counted(user):
@@ -341,4 +342,5 @@ def line(game: Game, table_id: int | None) -> Line:
         last_played=game.updated_at,
         on_table=on_table,
         resumable=game.status == Status.PLAYING and not on_table,
+        over=game.status != Status.PLAYING,
     )

@@ -96,6 +96,19 @@ def test_my_games_shows_the_statistics_and_every_counted_game(history):
     assert "Dead end" in page and "Left" in page and "Unfinished" in page
 
 
+def test_my_games_links_each_game_that_is_over_to_its_analysis(history):
+    client = Client()
+    client.force_login(history)
+    page = client.get("/accounts/games/").content.decode()
+
+    for row in elements(page, "tr", data_game=True):
+        game = Game.objects.get(pk=row["data-game"])
+        links = [link["href"] for link in elements(row, "a", data_analysis=True)]
+        assert links == ([] if game.status == Status.PLAYING else [f"/game/{game.pk}/analysis"])
+        if links:
+            assert client.get(links[0]).status_code == 200
+
+
 def test_my_games_pages_a_long_history(alice):
     for hour in range(30):
         game_of(alice, W, finished=hour)

@@ -25,6 +25,7 @@ pytestmark = pytest.mark.browser
 PASSWORD = "correct horse battery staple"
 PHONE = {"width": 360, "height": 640}
 SIDEWAYS = {"width": 640, "height": 360}
+LONG_SIDEWAYS = {"width": 720, "height": 360}  # a longer phone on its side, narrower than the page
 DESKTOP = {"width": 1280, "height": 800}
 
 
@@ -126,7 +127,7 @@ def test_logging_in_with_a_deal_on_each_side_asks_which_to_continue(new_device, 
     expect_table(phone, 2)
 
 
-def test_account_pages_on_a_phone_upright_and_sideways_and_a_desktop(new_device, alice):
+def test_account_pages_on_phones_upright_and_sideways_and_a_desktop(new_device, alice):
     deal = Deal.for_number(5)
     results = [Game.Status.WON, Game.Status.DEAD_END, Game.Status.WON, Game.Status.LEFT]
     for i, status in enumerate(results):
@@ -134,7 +135,13 @@ def test_account_pages_on_a_phone_upright_and_sideways_and_a_desktop(new_device,
             owner=alice, deal=deal, status=status, move_count=30 + i, active_ms=200_000 + i,
             longest_run=6 + i, cleared=28 if status == Game.Status.WON else 11 + i,
         )  # fmt: skip
-    for name, viewport in (("phone", PHONE), ("sideways", SIDEWAYS), ("desktop", DESKTOP)):
+    screens = {
+        "phone": PHONE,
+        "sideways": SIDEWAYS,
+        "long-sideways": LONG_SIDEWAYS,
+        "desktop": DESKTOP,
+    }
+    for name, viewport in screens.items():
         page = new_device(viewport)
         page.goto("/accounts/signup/")
         page.fill("input[name=username]", "bob")
@@ -149,10 +156,14 @@ def test_account_pages_on_a_phone_upright_and_sideways_and_a_desktop(new_device,
         page.goto("/accounts/games/")
         expect(page.locator("[data-played]")).to_have_text("4")
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        column = page.locator("main").bounding_box()
+        history = page.locator(".history").last.bounding_box()
+        assert column["x"] <= history["x"], "the history's left edge is on the page"
+        assert history["x"] + history["width"] <= column["x"] + column["width"]
         # A game's name heads its card of figures on a phone, and starts its row in a table.
         game = page.locator("[data-by-rules] tbody th").bounding_box()
         played = page.locator('[data-by-rules] tbody [data-figure="played"]').bounding_box()
-        if viewport["width"] <= 640:
+        if name != "desktop":
             assert game["y"] + game["height"] <= played["y"], (game, played)
         else:
             assert game["x"] + game["width"] <= played["x"] and game["y"] == played["y"]
