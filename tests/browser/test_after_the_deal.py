@@ -87,6 +87,13 @@ def test_a_whole_scored_hand_shows_the_engines_score_after_every_move(table, sys
             assert figures["y"] < title["y"] + title["height"]
 
 
+# What on the page reaches past either side of the screen.
+OFF_THE_SIDES = """() => [...document.querySelectorAll("main *")].filter((element) => {
+  const box = element.getBoundingClientRect();
+  return box.width > 0 && (box.left < 0 || box.right > document.documentElement.clientWidth);
+}).map((element) => element.outerHTML.slice(0, 60))"""
+
+
 def test_a_dead_end_then_its_analysis_and_try_again_from_the_last_winnable_move(table):
     deck, line = next(lost_lines(1))
     start_deal(table, deck)
@@ -112,6 +119,9 @@ def test_a_dead_end_then_its_analysis_and_try_again_from_the_last_winnable_move(
             box = table.locator(part).bounding_box()
             assert box["x"] >= 0 and box["x"] + box["width"] <= width
             assert box["y"] >= 0 and box["y"] + box["height"] <= height
+    # Sideways on a small phone the words stay above the table, not squeezed off the screen.
+    table.set_viewport_size({"width": 480, "height": 320})
+    assert table.evaluate(OFF_THE_SIDES) == []
     table.locator("[data-action=again]").click()
     expect(table.locator("#table")).to_be_visible()
     game = Game.objects.order_by("-pk").first()
