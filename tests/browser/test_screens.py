@@ -189,6 +189,19 @@ def test_a_held_wild_card_beside_the_pile_keeps_a_sideways_phone_from_scrolling(
     assert table.evaluate("document.documentElement.scrollWidth") <= width
 
 
+# Half a phone's screen held sideways (split screen), and a small phone held sideways.
+@pytest.mark.parametrize("width, height", [(392, 360), (480, 320)])
+def test_a_small_screen_sideways_keeps_a_scored_hand_and_a_held_wild_card_in_view(
+    table, width, height
+):
+    table.set_viewport_size({"width": width, "height": height})
+    start_deal(table, None, rules="nowrap+wild", scoring="pysol")
+    expect(table.locator("[data-action=wild]")).to_be_visible()
+    table_parts = ["#status h1", "#status p", "#table", "#stock", ".pile .waste"]
+    assert outside(table, [*table_parts, "[data-action=wild]"]) == []
+    screenshot(table, f"screens-wild-scored-{width}x{height}")
+
+
 @pytest.mark.parametrize("width, height", [(320, 568), (360, 640)])
 def test_a_held_wild_card_and_the_empty_stock_note_squeeze_neither_the_cards_nor_the_page(
     table, width, height
