@@ -129,6 +129,8 @@ def test_change_password(client, alice):
     log_in(client, "alice")
     page = client.get("/accounts/password_change/").text
     assert "accounts.css" in page and 'name="old_password"' in page
+    account = element(page, "input", autocomplete="username")
+    assert account["value"] == "alice" and account.has("hidden"), "for password managers"
     new = "a brand new passphrase"
     data = {"old_password": PASSWORD, "new_password1": new, "new_password2": new}
 
