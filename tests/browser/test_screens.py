@@ -21,6 +21,13 @@ pytestmark = pytest.mark.browser
 
 SIZES = [(360, 640), (640, 360), (812, 375), (768, 1024), (1280, 800)]
 CONTROLS = ["undo", "hint", "new"]
+WIN_EXITS = [
+    "#panel [data-action=new]",
+    "#panel [data-action=replay]",
+    "#panel .actions [data-look]",
+]
+# Half a phone's screen held sideways (split screen), and small phones held sideways.
+SMALL_SIDEWAYS = [(392, 360), (432, 360), (480, 320)]
 
 # What the player must reach without scrolling, and whether a tap at its centre reaches it.
 REACHABLE = """(selectors) => selectors.map((selector) => {
@@ -99,13 +106,8 @@ def test_the_win_panel_fits_and_leaves_the_controls_free(screen, table):
     expect(table.locator("#panel h2")).to_have_text("Deal cleared!")
     settle(table)
 
-    exits = [
-        "#panel [data-action=new]",
-        "#panel [data-action=replay]",
-        "#panel .actions [data-look]",
-    ]
     assert unreachable(table, ["#panel", *controls()]) == []
-    assert unreachable(table, exits) == []
+    assert unreachable(table, WIN_EXITS) == []
     screenshot(table, f"screens-won-{screen}")
 
 
@@ -189,8 +191,7 @@ def test_a_held_wild_card_beside_the_pile_keeps_a_sideways_phone_from_scrolling(
     assert table.evaluate("document.documentElement.scrollWidth") <= width
 
 
-# Half a phone's screen held sideways (split screen), and a small phone held sideways.
-@pytest.mark.parametrize("width, height", [(392, 360), (480, 320)])
+@pytest.mark.parametrize("width, height", SMALL_SIDEWAYS)
 def test_a_small_screen_sideways_keeps_a_scored_hand_and_a_held_wild_card_in_view(
     table, width, height
 ):
@@ -200,6 +201,19 @@ def test_a_small_screen_sideways_keeps_a_scored_hand_and_a_held_wild_card_in_vie
     table_parts = ["#status h1", "#status p", "#table", "#stock", ".pile .waste"]
     assert outside(table, [*table_parts, "[data-action=wild]"]) == []
     screenshot(table, f"screens-wild-scored-{width}x{height}")
+
+
+@pytest.mark.parametrize("width, height", SMALL_SIDEWAYS)
+def test_a_small_screen_sideways_keeps_the_win_panels_exits_in_view(table, width, height):
+    table.set_viewport_size({"width": width, "height": height})
+    start_deal(table, CHAIN_DECK, scoring="pysol")
+    for pos in CHAIN_ORDER:
+        take(table, pos)
+    expect(table.locator("#panel h2")).to_have_text("Deal cleared!")
+    settle(table)
+
+    assert unreachable(table, WIN_EXITS) == []
+    screenshot(table, f"screens-won-scored-{width}x{height}")
 
 
 @pytest.mark.parametrize("width, height", [(320, 568), (360, 640)])
