@@ -2,14 +2,16 @@ from django.contrib import admin
 from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import include, path
+from django.views.decorators.http import require_safe
 
 from game.admin.statistics import statistics_view
 from tripeaks_site.health import healthz
 
 
+@require_safe
 def site_icon(request):
-    """Where a page names no icon (Chromium's own for a not-found page, feed readers), browsers ask
-    for /favicon.ico: the site's icon."""
+    """The site's icon at /favicon.ico, where feed readers ask, and browsers that do not take a
+    page's own icon (Chromium on a not-found page)."""
     return redirect(static("game/icon.svg"))
 
 
