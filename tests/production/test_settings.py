@@ -123,3 +123,22 @@ def test_static_files_travel_brotli_compressed_to_a_browser_that_accepts_it(tmp_
     assert response.status == 200 and response.getheader("Content-Encoding") == "br"
     source = ROOT / "static" / "game" / "tripeaks.css"
     assert brotli.decompress(body) == source.read_bytes()
+
+
+@pytest.mark.slow
+def test_favicon_ico_leads_to_the_sites_icon_under_its_hashed_name(tmp_path):
+    env = production_env(f"sqlite:///{tmp_path}/db.sqlite3")
+    prepare(env)
+
+    with Gunicorn(env, workers=1) as server:
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        connection.request("GET", "/favicon.ico")
+        redirect = connection.getresponse()
+        redirect.read()
+        location = redirect.getheader("Location")
+        connection.request("GET", location)
+        icon = connection.getresponse()
+        body = icon.read()
+
+    assert redirect.status == 302 and re.search(r"/icon\.[0-9a-f]{12}\.svg$", location), location
+    assert icon.status == 200 and body == (ROOT / "static" / "game" / "icon.svg").read_bytes()
