@@ -225,6 +225,16 @@ def test_winning_shows_the_result_panel_and_stops_the_clock(player):
     assert "See the board" in panel.text
 
 
+def test_the_result_panel_is_named_by_its_heading_and_names_nothing_while_hidden(player):
+    player.start(CHAIN_DECK)
+    assert not element(player.page.content, id="panel").has("aria-labelledby")
+    for pos in CHAIN_ORDER:
+        html = player.take(pos).content
+
+    name = shown_panel(html)["aria-labelledby"]
+    assert element(html, id=name).text == "Deal cleared!"
+
+
 def test_after_a_win_moves_and_undo_are_refused(player):
     player.start(CHAIN_DECK)
     for pos in CHAIN_ORDER:
