@@ -182,9 +182,9 @@ def cleared_histogram() -> list[int]:
 
 
 def longest_runs(limit: int = 10) -> QuerySet[Game]:
-    return Game.objects.select_related("deal", "owner").order_by("-longest_run", "started_at")[
-        :limit
-    ]
+    """The games with the longest runs; a game without a card taken has no run to show."""
+    games = Game.objects.filter(longest_run__gt=0).select_related("deal", "owner")
+    return games.order_by("-longest_run", "started_at")[:limit]
 
 
 def with_play_counts(deals: QuerySet[Deal]) -> QuerySet[Deal]:

@@ -105,6 +105,8 @@ def test_most_played_deals_and_longest_runs(staff_client, played, solver_calls):
     assert text_of(html, "data-deal", str(played["first"].pk)) == "1 2 1 50%"
     longest = played["games"][0].pk
     assert text_of(html, "data-game", str(longest)) == f"12 Game {longest} alice 1 Mar 2026"
+    runs = elements(element(html, id="longest-runs"), "tr", data_game=True)
+    assert [row.text.split()[0] for row in runs] == ["12", "6", "5", "3"], "no run of 0"
 
 
 def test_an_empty_site_has_a_page_too(staff_client, db):
@@ -113,7 +115,7 @@ def test_an_empty_site_has_a_page_too(staff_client, db):
     assert text_of(html, "data-played") == "0"
     assert text_of(html, "data-avg-time") == "– won games –"
     assert text_of(html, "data-avg-moves") == "– won games –"
-    assert "No games yet." in html
+    assert "No games yet." in html and "No card taken yet." in html
 
 
 def test_with_no_game_won_the_won_games_averages_are_a_dash(staff_client, played, solver_calls):
