@@ -185,6 +185,8 @@
     action();
   });
 
+  // The Copy button shows only where it can copy (the stylesheet hides it otherwise).
+  if (navigator.clipboard) document.documentElement.dataset.clipboard = "";
   document.addEventListener("click", (event) => {
     const copy = event.target.closest("[data-copy]");
     if (copy) {
