@@ -105,20 +105,28 @@ def test_a_server_error_in_production_mode_is_logged_to_stderr(tmp_path):
     assert "RuntimeError: a bug in the view" in result.stderr
 
 
-@pytest.mark.slow
-def test_static_files_travel_brotli_compressed_to_a_browser_that_accepts_it(tmp_path):
-    env = production_env(f"sqlite:///{tmp_path}/db.sqlite3")
+@pytest.fixture(scope="module")
+def sqlite_server(tmp_path_factory):
+    """One production server on a SQLite database, its static files collected under hashed names."""
+    env = production_env(f"sqlite:///{tmp_path_factory.mktemp('site')}/db.sqlite3")
     prepare(env)
-
     with Gunicorn(env, workers=1) as server:
-        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
-        connection.request("GET", "/")
-        page = connection.getresponse().read().decode()
-        stylesheet = re.search(r'<link rel="stylesheet" href="([^"]+)"', page).group(1)
-        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
-        connection.request("GET", stylesheet, headers={"Accept-Encoding": "gzip, br"})
-        response = connection.getresponse()
-        body = response.read()
+        yield server
+
+
+def get(server, path: str, headers: dict | None = None):
+    """A GET to the server: its response and the bytes of its body."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    connection.request("GET", path, headers=headers or {})
+    response = connection.getresponse()
+    return response, response.read()
+
+
+@pytest.mark.slow
+def test_static_files_travel_brotli_compressed_to_a_browser_that_accepts_it(sqlite_server):
+    _, page = get(sqlite_server, "/")
+    stylesheet = re.search(r'<link rel="stylesheet" href="([^"]+)"', page.decode()).group(1)
+    response, body = get(sqlite_server, stylesheet, {"Accept-Encoding": "gzip, br"})
 
     assert response.status == 200 and response.getheader("Content-Encoding") == "br"
     source = ROOT / "static" / "game" / "tripeaks.css"
@@ -126,19 +134,10 @@ def test_static_files_travel_brotli_compressed_to_a_browser_that_accepts_it(tmp_
 
 
 @pytest.mark.slow
-def test_favicon_ico_leads_to_the_sites_icon_under_its_hashed_name(tmp_path):
-    env = production_env(f"sqlite:///{tmp_path}/db.sqlite3")
-    prepare(env)
-
-    with Gunicorn(env, workers=1) as server:
-        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
-        connection.request("GET", "/favicon.ico")
-        redirect = connection.getresponse()
-        redirect.read()
-        location = redirect.getheader("Location")
-        connection.request("GET", location)
-        icon = connection.getresponse()
-        body = icon.read()
+def test_favicon_ico_leads_to_the_sites_icon_under_its_hashed_name(sqlite_server):
+    redirect, _ = get(sqlite_server, "/favicon.ico")
+    location = redirect.getheader("Location")
+    icon, body = get(sqlite_server, location)
 
     assert redirect.status == 302 and re.search(r"/icon\.[0-9a-f]{12}\.svg$", location), location
     assert icon.status == 200 and body == (ROOT / "static" / "game" / "icon.svg").read_bytes()
