@@ -13,7 +13,7 @@ from django.contrib.auth.signals import user_login_failed
 from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
 from django.utils.decorators import method_decorator
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts import claim, records
 from game import play
@@ -42,7 +42,7 @@ class LoginView(auth_views.LoginView):
         return redirect(self.get_success_url())
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @limits.per_address("signup")
 def signup(request):
     if request.user.is_authenticated:
@@ -76,7 +76,7 @@ class PasswordChangeView(auth_views.PasswordChangeView):
         return super().form_invalid(form)
 
 
-@require_GET
+@require_safe
 @login_required
 def choose(request):
     """Both this device and the account had a deal in progress at login: which to continue."""
@@ -103,7 +103,7 @@ def replay(request, game_id):
     return redirect("table")
 
 
-@require_GET
+@require_safe
 @login_required
 def games(request):
     table = play.current_game(Owner.of(request))

@@ -9,7 +9,7 @@ from functools import wraps
 from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 from django_ratelimit.core import is_ratelimited
 
 from game import display, play, preferences, review
@@ -85,7 +85,7 @@ def visitor_table(request, resume: bool = True) -> play.Outcome:
     return play.open_table(Owner.of(request), resume)
 
 
-@require_GET
+@require_safe
 def table(request):
     outcome = visitor_table(request)
     flash = request.session.pop(FLASH, {})
@@ -163,7 +163,7 @@ def deal(request, game_id):
     return answer(request, outcome, typed=typed)
 
 
-@require_GET
+@require_safe
 def daily(request):
     """Today's daily deal (UTC), the same for everyone: the player's record of it once begun."""
     outcome = play.open_daily(Owner.of(request), datetime.now(UTC).date())
@@ -172,7 +172,7 @@ def daily(request):
     return render(request, "game/play.html", context)
 
 
-@require_GET
+@require_safe
 def analysis(request, game_id):
     """The whole deal and the solver's look back at it, once the game is over (404 for anyone
     but its player)."""

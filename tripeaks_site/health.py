@@ -3,9 +3,9 @@ load balancer keeps a server whose database is briefly away (players then see th
 and the benchmark uses it as the floor: Django's full middleware stack doing nothing else."""
 
 from django.http import HttpResponse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 
-@require_GET
+@require_safe
 def healthz(request):
     return HttpResponse("ok\n", content_type="text/plain")

@@ -256,3 +256,29 @@ def test_what_asks_for_favicon_ico_gets_the_icon_the_pages_name(player, client):
 def static_file(address: str) -> bytes:
     """The bytes of a static file the site names by its address."""
     return Path(finders.find(address.removeprefix("/static/"))).read_bytes()
+
+
+def test_every_page_answers_head_as_it_answers_get(player, django_user_model):
+    """Uptime monitors, link checkers and load balancers ask with HEAD: a page that answers GET
+    answers HEAD the same, without its body."""
+    left = player.game
+    player.start(CHAIN_DECK)
+    staff = Client()
+    staff.force_login(django_user_model.objects.create_superuser("staff"))
+    pages = [
+        (player.client, "/"),
+        (player.client, "/daily"),
+        (player.client, f"/game/{left.pk}/analysis"),
+        (player.client, "/healthz"),
+        (player.client, "/favicon.ico"),
+        (player.client, "/accounts/login/"),
+        (player.client, "/accounts/signup/"),
+        (staff, "/accounts/games/"),
+        (staff, "/accounts/password_change/"),
+        (staff, "/admin/statistics/"),
+    ]
+    for client, path in pages:
+        got = client.get(path)
+        asked = client.head(path)
+        assert (path, asked.status_code) == (path, got.status_code)
+        assert got.status_code in (200, 302) and not asked.content
