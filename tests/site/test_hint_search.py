@@ -86,14 +86,13 @@ sys.stdin.read()
 
 @pytest.mark.slow
 def test_search_processes_end_with_a_killed_server_process():
-    server = subprocess.Popen(
+    with subprocess.Popen(
         [sys.executable, "-c", SERVER], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE
-    )
-    searchers = {int(pid) for pid in server.stdout.readline().split()}
-    assert searchers and all(alive(pid) for pid in searchers)
+    ) as server:
+        searchers = {int(pid) for pid in server.stdout.readline().split()}
+        assert searchers and all(alive(pid) for pid in searchers)
 
-    server.send_signal(signal.SIGKILL)
-    server.wait()
+        server.send_signal(signal.SIGKILL)
 
     wait_until(lambda: not any(alive(pid) for pid in searchers), timeout=10)
 
