@@ -1,0 +1,39 @@
+"""The staff pages in a real browser: the admin's index, the deal statistics and the games list,
+on a phone and a desktop."""
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from game.models import Deal, Game
+from tests.browser.conftest import screenshot
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "staff pass phrase"
+PHONE = {"width": 360, "height": 640}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def test_staff_pages_keep_within_a_phone_and_a_desktop(new_device):
+    get_user_model().objects.create_superuser("staff", password=PASSWORD)
+    Game.objects.create(deal=Deal.for_number(7), status=Game.Status.WON, cleared=28, move_count=40)
+    page = new_device(PHONE)
+    page.goto("/admin/login/")
+    page.fill("input[name=username]", "staff")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("input[type=submit]")
+
+    for viewport in (PHONE, DESKTOP):
+        page.set_viewport_size(viewport)
+        for url in ("/admin/", "/admin/statistics/", "/admin/game/game/"):
+            page.goto(url)
+            # Django's own result lists scroll inside their box; the page itself never sideways.
+            assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], url
+        page.goto("/admin/")
+        screenshot(page, f"staff-index-{viewport['width']}")
+        link = page.get_by_role("link", name="Deal statistics").bounding_box()
+        assert link["width"] > link["height"], "the link reads on one line"
+    # On a desktop the recent actions stand level with the first module, the statistics'.
+    recent = page.locator("#recent-actions-module").bounding_box()
+    statistics = page.locator("#statistics-link").bounding_box()
+    assert abs(recent["y"] - statistics["y"]) < 2
