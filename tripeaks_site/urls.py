@@ -3,6 +3,7 @@ from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import include, path
 from django.views.decorators.http import require_safe
+from django.views.generic import TemplateView
 
 from game.admin.statistics import statistics_view
 from tripeaks_site.health import healthz
@@ -22,6 +23,11 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
     path("favicon.ico", site_icon, name="site_icon"),
+    path(
+        "robots.txt",
+        TemplateView.as_view(template_name="robots.txt", content_type="text/plain"),
+        name="robots",
+    ),
     path("accounts/", include("accounts.urls")),
     path("", include("game.urls")),
 ]

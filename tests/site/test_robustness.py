@@ -253,6 +253,17 @@ def test_what_asks_for_favicon_ico_gets_the_icon_the_pages_name(player, client):
     assert client.get("/favicon.ico").headers["Location"] == named
 
 
+def test_robots_txt_keeps_crawlers_to_the_table_and_the_daily_deal(client):
+    response = client.get("/robots.txt")
+
+    assert response["Content-Type"].startswith("text/plain")
+    rules = [line.split(":", 1) for line in response.content.decode().splitlines() if ":" in line]
+    assert ["User-agent", " *"] in rules
+    closed = {path.strip() for field, path in rules if field == "Disallow"}
+    assert {"/accounts/", "/admin/", "/game/"} <= closed
+    assert not any("/".startswith(path) or "/daily".startswith(path) for path in closed)
+
+
 def static_file(address: str) -> bytes:
     """The bytes of a static file the site names by its address."""
     return Path(finders.find(address.removeprefix("/static/"))).read_bytes()
@@ -271,6 +282,7 @@ def test_every_page_answers_head_as_it_answers_get(player, django_user_model):
         (player.client, f"/game/{left.pk}/analysis"),
         (player.client, "/healthz"),
         (player.client, "/favicon.ico"),
+        (player.client, "/robots.txt"),
         (player.client, "/accounts/login/"),
         (player.client, "/accounts/signup/"),
         (staff, "/accounts/games/"),
