@@ -19,7 +19,8 @@ from tests.site.decks import DEAD_END_DECK, KNOWN_LOSS_DECK, LAST_CHANCE_DECK, L
 
 pytestmark = pytest.mark.browser
 
-SIZES = [(360, 640), (640, 360), (812, 375), (768, 1024), (1280, 800)]
+# The last: a 1080p monitor less the browser's own bars.
+SIZES = [(360, 640), (640, 360), (812, 375), (768, 1024), (1280, 800), (1920, 960)]
 CONTROLS = ["undo", "hint", "new"]
 WIN_EXITS = [
     "#panel [data-action=new]",
@@ -81,6 +82,8 @@ def test_cards_use_the_height_and_the_width(page, table):
         widths[(width, height)] = table.locator("#c18").bounding_box()["width"]
     # A desktop gets large cards, not a phone's column of felt.
     assert widths[(1280, 800)] >= 2 * widths[(360, 640)]
+    # A large monitor's are larger still: the table is not a laptop's in a sea of felt.
+    assert widths[(1920, 960)] >= 1.2 * widths[(1280, 800)]
     # Held sideways, a phone's cards are sized by its height, yet no smaller than upright.
     assert widths[(812, 375)] >= widths[(360, 640)]
 
