@@ -137,7 +137,7 @@ def deal_from_text(text: str) -> Deal | None:
     if not text:
         return None
     if text.lower().startswith("daily "):
-        return _daily_named(text[len("daily ") :].strip())
+        return daily_deal(daily_date(text[len("daily ") :].strip()))
     if text.isascii() and text.isdigit():
         # More digits than any deal number has: let the range check say so.
         too_long = len(text) > len(str(MAX_DEAL_NUMBER))
@@ -163,23 +163,29 @@ def open_table(owner: Owner, resume: bool = True) -> Outcome:
     return Outcome(row, table_of(row))
 
 
-def dealt_table() -> Outcome:
-    """A table of a random deal for a newcomer, stored nowhere, its clock stopped: a page view
-    writes nothing. Their first action stores it (store_dealt)."""
-    number = random_number()
-    row = Game(deal=Deal(deck=Deal.deck_of(number), number=number))
+def dealt_table(day: date | None = None) -> Outcome:
+    """A table for a newcomer, stored nowhere, its clock stopped: a page view writes nothing.
+    A random deal, or with `day` that day's daily deal. Their first action stores it
+    (store_dealt)."""
+    if day is None:
+        number = random_number()
+        deal = Deal(deck=Deal.deck_of(number), number=number)
+    else:
+        deal = daily_deal(day)
+    row = Game(deal=deal, daily=day)
     row.moved_on = False
     return Outcome(row, table_of(row))
 
 
-def store_dealt(owner: Owner, deal: Deal) -> int:
-    """The game a newcomer's first action acts on: the table of `deal` they were dealt, stored
-    now with its clock starting; or their table, if another of their requests stored it first.
-    Raises Stale if the table stored first is of another deal: the request is for a table dealt
-    in another tab, which nobody has now, and must not be played on theirs."""
+def store_dealt(owner: Owner, deal: Deal, daily: date | None = None) -> int:
+    """The game a newcomer's first action acts on: the table of `deal` they were dealt (as their
+    record of the daily deal of `daily`, if given), stored now with its clock starting; or their
+    table, if another of their requests stored it first. Raises Stale if the table stored first
+    is of another deal: the request is for a table dealt in another tab, which nobody has now,
+    and must not be played on theirs."""
     row = current_game(owner)
     if row is None:
-        return _start(owner, deal, Kind.NEW).pk
+        return _start(owner, deal, Kind.NEW, daily=daily).pk
     if row.deal_id != deal.pk:
         raise Stale
     return row.pk
@@ -520,8 +526,8 @@ def random_number() -> int:
     return secrets.randbelow(RANDOM_DEALS) + 1
 
 
-def _daily_named(text: str) -> Deal:
-    """The daily deal of a date typed as YYYY-MM-DD, once that day has come (UTC)."""
+def daily_date(text: str) -> date:
+    """The date of a daily deal, typed as YYYY-MM-DD, once that day has come (UTC)."""
     try:
         day = date.fromisoformat(text)
     except ValueError:
@@ -530,7 +536,7 @@ def _daily_named(text: str) -> Deal:
         ) from None
     if day > datetime.now(UTC).date():
         raise DeckError(f"the daily deal of {day.isoformat()} is not out yet")
-    return daily_deal(day)
+    return day
 
 
 def daily_deal(day: date) -> Deal:

@@ -68,14 +68,29 @@ def is_newcomer(request) -> bool:
 
 def newcomer_game(request) -> int:
     """The game a newcomer's first action acts on: the table they were dealt (its number in the
-    form's `dealt` field), stored now."""
+    form's `dealt` field, and the daily deal's date in `daily`), stored now."""
     number = _whole_number(request.POST.get("dealt"), "dealt")
+    day = None
     try:
-        deal = Deal.for_number(number or 0)
+        if "daily" in request.POST:
+            day = play.daily_date(request.POST["daily"])
+            deal = play.daily_deal(day)
+            if deal.number != number:
+                raise DeckError(f"it is not the daily deal of {day.isoformat()}")
+        else:
+            deal = Deal.for_number(number or 0)
     except DeckError as error:
         raise BadInput(f"That table cannot be stored: {error}.") from None
     request.session[TIPPED] = True
-    return play.store_dealt(Owner.of(request), deal)
+    return play.store_dealt(Owner.of(request), deal, daily=day)
+
+
+def owner_of_stored(request) -> Owner:
+    """The owner of the games a request may reach; a newcomer has none, and looking for theirs
+    must not start a session."""
+    if is_newcomer(request):
+        raise Http404(play.NOT_YOURS)
+    return Owner.of(request)
 
 
 def visitor_table(request, resume: bool = True) -> play.Outcome:
@@ -165,9 +180,14 @@ def deal(request, game_id):
 
 @require_safe
 def daily(request):
-    """Today's daily deal (UTC), the same for everyone: the player's record of it once begun."""
-    outcome = play.open_daily(Owner.of(request), datetime.now(UTC).date())
-    outcome = replace(outcome, hint=play.last_hint(outcome.row))
+    """Today's daily deal (UTC), the same for everyone: the player's record of it once begun. A
+    newcomer's is dealt as the table is, stored by their first action."""
+    today = datetime.now(UTC).date()
+    if is_newcomer(request):
+        outcome = play.dealt_table(today)
+    else:
+        outcome = play.open_daily(Owner.of(request), today)
+        outcome = replace(outcome, hint=play.last_hint(outcome.row))
     context = display.context(outcome, winnable_only=preferences.winnable_only(request))
     return render(request, "game/play.html", context)
 
@@ -178,7 +198,7 @@ def analysis(request, game_id):
     but its player)."""
     try:
         step = _whole_number(request.GET.get("step"), "step")
-        found = play.analysis_of(Owner.of(request), game_id)
+        found = play.analysis_of(owner_of_stored(request), game_id)
     except BadInput as error:
         return render(request, "notice_page.html", {"message": str(error)}, status=400)
     except play.StillPlaying:
@@ -202,7 +222,7 @@ def again(request, game_id):
 @require_POST
 def pause(request, game_id):
     if game_id != play.UNSTORED:  # a dealt table's clock has not started
-        play.pause(Owner.of(request), game_id)
+        play.pause(owner_of_stored(request), game_id)
     return HttpResponse(status=204)
 
 
@@ -210,7 +230,7 @@ def pause(request, game_id):
 def resume(request, game_id):
     response = HttpResponse(status=204)
     if game_id != play.UNSTORED:
-        clock_ms = play.resume(Owner.of(request), game_id)
+        clock_ms = play.resume(owner_of_stored(request), game_id)
         if clock_ms is not None:
             response["X-Clock"] = clock_ms
     return response

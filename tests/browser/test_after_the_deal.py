@@ -150,6 +150,8 @@ def test_two_players_get_the_same_daily_deal(browser, base_url):
         shown.append(
             [card.get_attribute("data-card") for card in page.locator("[data-card]").all()]
         )
+        page.locator("#stock").click()  # a look stores nothing; the first tap, their record
+        expect(page.locator("#stock")).to_have_attribute("data-stock", "22")
     assert shown[0] == shown[1]
     daily = Game.objects.filter(daily=today)
     assert daily.count() == 2 and len({game.deal_id for game in daily}) == 1

@@ -11,6 +11,7 @@ from game.engine.solver import solve
 from game.models import Deal, Game, Verdict
 from game.owners import Owner
 from game.verdicts import is_winnable
+from tests.conftest import returning
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 from tests.site.conftest import Player
 from tests.site.markup import element, message, text
@@ -75,7 +76,7 @@ def chain_daily(monkeypatch):
 
 
 def test_the_daily_deal_is_the_same_winnable_deal_for_every_player(db):
-    first, second = Client(), Client()
+    first, second = returning(Client()), returning(Client())
 
     pages = [first.get("/daily"), second.get("/daily")]
 
@@ -163,7 +164,7 @@ def test_a_past_daily_deal_can_be_played_again_by_its_name_but_not_a_future_one(
 
 def test_logging_in_keeps_the_accounts_record_of_a_daily_deal_played_on_both(django_user_model):
     django_user_model.objects.create_user("alice", password="a long pass phrase")
-    laptop, phone = Client(), Client()
+    laptop, phone = Client(), returning(Client())
     laptop.post("/accounts/login/", {"username": "alice", "password": "a long pass phrase"})
     laptop.get("/daily")
     phone.get("/daily")

@@ -2,10 +2,13 @@
 page view writes nothing (no session, no game, no log row, no deal). Their first action stores the
 table they were dealt, with their session, and acts on it."""
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 from django.contrib.sessions.models import Session
 from django.test import Client
 
+from game import play
 from game.models import Action, Deal, Game
 from game.play import STALE
 from tests.site.conftest import HTMX
@@ -14,6 +17,7 @@ from tests.site.markup import element, elements, message
 pytestmark = pytest.mark.django_db
 
 STORED = (Session, Game, Action, Deal)
+TODAY = datetime.now(UTC).date()
 
 
 def stored_rows() -> dict:
@@ -26,12 +30,15 @@ def dealt(page) -> dict:
     game, version = element(page, data_table=True)["data-table"].split(":")
     fields = {field["value"] for field in elements(page, "input", name="dealt")}
     assert len(fields) == 1, "every form sends the one dealt deal"
-    return {"game": int(game), "version": int(version), "dealt": fields.pop()}
+    days = {field["value"] for field in elements(page, "input", name="daily")}
+    return {"game": int(game), "version": int(version), "dealt": fields.pop()} | (
+        {"daily": days.pop()} if days else {}
+    )
 
 
 def first_action(client, page, action, data=None, htmx=True):
     table = dealt(page.content)
-    form = {"version": table["version"], "dealt": table["dealt"], **(data or {})}
+    form = {"version": table["version"], **table, **(data or {})}
     return client.post(f"/game/{table['game']}/{action}", form, headers=HTMX if htmx else {})
 
 
@@ -113,6 +120,62 @@ def test_a_newcomers_post_to_a_stored_game_is_refused_and_stores_nothing(player)
     response = Client().post(f"/game/{someone_elses.pk}/draw", {"version": 0}, headers=HTMX)
 
     assert response.status_code == 404
+    assert stored_rows() == before
+
+
+def test_a_look_at_the_daily_deal_writes_nothing_and_the_first_action_stores_the_record():
+    deal = play.daily_deal(TODAY)  # picked once a day, for everyone
+    before = stored_rows()
+    client = Client()
+
+    page = client.get("/daily")
+
+    assert page.status_code == 200 and "sessionid" not in page.cookies
+    assert stored_rows() == before
+    assert f"daily {TODAY.isoformat()}" in page.content.decode()
+    assert first_action(client, page, "draw").status_code == 200
+    record = Game.objects.get()
+    assert (record.daily, record.deal, record.moves) == (TODAY, deal, ["draw"])
+    assert client.get("/daily").content.count(b'name="dealt"') == 0, "their record from now on"
+
+
+@pytest.mark.parametrize(
+    "forged",
+    ["tomorrow", "2026-02-30", "yesterday's deal", "someone else's deal"],
+)
+def test_a_first_action_on_a_forged_daily_deal_stores_nothing(forged):
+    client = Client()
+    page = client.get("/daily")
+    table = dealt(page.content)
+    table["daily"] = {
+        "tomorrow": (TODAY + timedelta(days=1)).isoformat(),
+        "2026-02-30": "2026-02-30",
+        "yesterday's deal": (TODAY - timedelta(days=1)).isoformat(),
+        "someone else's deal": table["daily"],
+    }[forged]
+    if forged == "someone else's deal":
+        table["dealt"] = str(int(table["dealt"]) + 1)
+    play.daily_deal(TODAY - timedelta(days=1))  # picked once a day, for everyone
+    before = stored_rows()
+
+    response = client.post(f"/game/{table['game']}/draw", table, headers=HTMX)
+
+    assert response.status_code == 400 and message(response.content)
+    assert stored_rows() == before
+
+
+@pytest.mark.parametrize(("method", "action"), [("get", "analysis"), ("post", "pause"),
+                                                 ("post", "resume")])  # fmt: skip
+def test_a_newcomers_look_at_or_clock_signal_for_a_stored_game_writes_nothing(
+    player, method, action
+):
+    someone_elses = player.game
+    before = stored_rows()
+    client = Client()
+
+    response = getattr(client, method)(f"/game/{someone_elses.pk}/{action}")
+
+    assert response.status_code == 404 and "sessionid" not in response.cookies
     assert stored_rows() == before
 
 
