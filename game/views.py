@@ -55,7 +55,12 @@ def game_action(view):
         except BadInput as error:
             return refusal(request, 400, str(error), error.typed)
         except Http404 as error:
-            return refusal(request, 404, str(error))
+            response = refusal(request, 404, str(error))
+            if request.htmx and is_newcomer(request):
+                # A page from a session that has ended (logged out in another tab): the whole
+                # page comes back, so that its account links say so too.
+                response["HX-Refresh"] = "true"
+            return response
 
     return checked
 

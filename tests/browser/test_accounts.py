@@ -12,6 +12,7 @@ from game.engine.deck import format_deck
 from game.models import Deal, Game
 from game.owners import Owner
 from tests.browser.conftest import (
+    collect_errors,
     focus_ring_contrast,
     screenshot,
     serious_accessibility_violations,
@@ -85,6 +86,31 @@ def test_two_devices_play_one_deal_move_for_move(new_device, alice):
     assert cards(phone) == cards(desktop)
     game = play.current_game(Owner.of_user(alice))
     assert game.moves == [18, 19, 20, 21] and game.undo_count == 1
+
+
+def test_a_tab_left_open_after_logging_out_in_another_shows_the_player_logged_out(
+    new_device, alice
+):
+    page = new_device()
+    log_in_from_the_table(page)
+    start_deal(page, CHAIN_DECK)
+    take(page, 18)
+    left_open = page.context.new_page()
+    errors = collect_errors(left_open)
+    left_open.goto("/")
+    page.locator("[data-logout]").click()
+    expect(page.locator("nav.account")).to_contain_text("Log in")
+
+    left_open.locator('[data-pos="19"]').click()
+
+    # The whole page comes back as the session now stands: logged out, the account's deal kept
+    # for the next login, not a stranger's table under the account's name.
+    account = left_open.locator("nav.account")
+    expect(account).to_contain_text("Log in")
+    expect(account).not_to_contain_text("alice")
+    assert len(errors) == 1 and "404" in errors[0]  # the tap's refusal: no game of theirs
+    log_in_from_the_table(left_open)
+    expect_table(left_open, 1)
 
 
 def test_logging_in_with_a_deal_on_each_side_asks_which_to_continue(new_device, alice):
