@@ -5,7 +5,7 @@ import pytest
 from django.test import Client
 
 from game.models import Game
-from tests.accounts.conftest import PASSWORD, log_in
+from tests.accounts.conftest import PASSWORD, account_game, act, log_in
 from tests.site.markup import element
 
 ACCOUNT_PAGES = ["/accounts/login/", "/accounts/signup/"]
@@ -122,6 +122,21 @@ def test_log_out_is_a_post(client, alice):
 
     assert response.status_code == 302 and response["Location"] == "/"
     assert not client.get("/").wsgi_request.user.is_authenticated
+
+
+def test_a_tap_from_a_page_left_open_after_logging_out_reloads_it_and_changes_nothing(
+    client, alice
+):
+    log_in(client, "alice")
+    client.get("/")
+    game = account_game(alice)
+    client.post("/accounts/logout/")  # in another tab
+
+    response = act(client, game, "draw")
+
+    assert response.status_code == 404 and response["HX-Refresh"] == "true"
+    game.refresh_from_db()
+    assert game.moves == []
 
 
 def test_change_password(client, alice):
