@@ -24,6 +24,13 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("favicon.ico", site_icon, name="site_icon"),
     path(
+        "manifest.webmanifest",
+        TemplateView.as_view(
+            template_name="manifest.webmanifest", content_type="application/manifest+json"
+        ),
+        name="manifest",
+    ),
+    path(
         "robots.txt",
         TemplateView.as_view(template_name="robots.txt", content_type="text/plain"),
         name="robots",

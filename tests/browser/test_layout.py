@@ -37,6 +37,21 @@ def test_a_phones_browser_bar_takes_the_felts_colour(phone, table):
     assert bar.lower() == felt.lower()
 
 
+def test_a_phone_can_install_the_table_as_an_app(phone, table):
+    cdp = table.context.new_cdp_session(table)
+    manifest = cdp.send("Page.getAppManifest")
+    errors = {error["errorId"] for error in cdp.send("Page.getInstallabilityErrors")[
+        "installabilityErrors"]}  # fmt: skip
+
+    # Test contexts are private windows, where Chromium installs nothing: that is the one
+    # reason left.
+    assert errors <= {"in-incognito"}
+    assert manifest["manifest"]["display"] == "kStandalone"
+    colour = manifest["manifest"]["themeColor"]
+    bar = table.locator('meta[name="theme-color"]').get_attribute("content")
+    assert colour == "rgba({},{},{},1)".format(*bytes.fromhex(bar.removeprefix("#")))
+
+
 def test_phone_mid_game(phone, table):
     start_deal(table, CHAIN_DECK)
     for pos in CHAIN_ORDER[:12]:

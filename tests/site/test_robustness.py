@@ -232,10 +232,14 @@ def test_the_first_page_weighs_at_most_28_kb_compressed(player):
         *(script["src"] for script in elements(html, "script", src=True)),
         *(link["href"] for link in elements(html, "link", href=True)),
     ]
-    assert all(address.startswith("/static/") for address in loaded), loaded
-    weight = len(gzip.compress(html)) + sum(
-        len(brotli.compress(static_file(address))) for address in loaded
-    )
+    assert all(re.fullmatch("/[^/].*", address) for address in loaded), "all from the site"
+
+    def travelled(address: str) -> int:
+        if address.startswith("/static/"):
+            return len(brotli.compress(static_file(address)))
+        return len(gzip.compress(player.client.get(address).content))  # the app manifest
+
+    weight = len(gzip.compress(html)) + sum(map(travelled, loaded))
 
     assert elements(html, "link", rel="stylesheet") and elements(html, "script", src=True)
     assert weight <= PAGE_BUDGET, weight
@@ -251,6 +255,19 @@ def test_the_tables_page_and_a_notice_page_name_the_sites_icon(player, client):
 def test_what_asks_for_favicon_ico_gets_the_icon_the_pages_name(player, client):
     named = element(player.page.content, "link", rel="icon")["href"]
     assert client.get("/favicon.ico").headers["Location"] == named
+
+
+def test_the_app_manifest_starts_at_the_table_with_the_icon_the_pages_name(player, client):
+    page = player.page.content
+    response = client.get(element(page, "link", rel="manifest")["href"])
+
+    assert response["Content-Type"] == "application/manifest+json"
+    manifest = json.loads(response.content)
+    assert (manifest["start_url"], manifest["display"]) == ("/", "standalone")
+    assert [icon["src"] for icon in manifest["icons"]] == [
+        element(page, "link", rel="icon")["href"]
+    ]
+    assert manifest["theme_color"] == element(page, "meta", name="theme-color")["content"]
 
 
 def test_robots_txt_keeps_crawlers_to_the_table_and_the_daily_deal(client):
@@ -283,6 +300,7 @@ def test_every_page_answers_head_as_it_answers_get(player, django_user_model):
         (player.client, "/healthz"),
         (player.client, "/favicon.ico"),
         (player.client, "/robots.txt"),
+        (player.client, "/manifest.webmanifest"),
         (player.client, "/accounts/login/"),
         (player.client, "/accounts/signup/"),
         (staff, "/accounts/games/"),
