@@ -3,6 +3,7 @@
 import gzip
 import json
 import re
+import struct
 from pathlib import Path
 
 import brotli
@@ -232,6 +233,8 @@ def test_the_first_page_weighs_at_most_28_kb_compressed(player):
         *(script["src"] for script in elements(html, "script", src=True)),
         *(link["href"] for link in elements(html, "link", href=True)),
     ]
+    # Fetched only when the page is added to an iPhone's home screen.
+    loaded.remove(element(html, "link", rel="apple-touch-icon")["href"])
     assert all(re.fullmatch("/[^/].*", address) for address in loaded), "all from the site"
 
     def travelled(address: str) -> int:
@@ -268,6 +271,13 @@ def test_the_app_manifest_starts_at_the_table_with_the_icon_the_pages_name(playe
         element(page, "link", rel="icon")["href"]
     ]
     assert manifest["theme_color"] == element(page, "meta", name="theme-color")["content"]
+
+
+def test_an_iphones_home_screen_gets_the_icon_as_a_square_180_px_png(player):
+    icon = static_file(element(player.page.content, "link", rel="apple-touch-icon")["href"])
+
+    assert icon.startswith(b"\x89PNG\r\n\x1a\n")
+    assert struct.unpack(">II", icon[16:24]) == (180, 180)  # the header's width and height
 
 
 def test_robots_txt_keeps_crawlers_to_the_table_and_the_daily_deal(client):
