@@ -113,6 +113,22 @@ def test_a_tab_left_open_after_logging_out_in_another_shows_the_player_logged_ou
     expect_table(left_open, 1)
 
 
+def test_a_tab_whose_token_went_out_of_date_reloads_at_its_next_tap_and_plays_on(new_device, alice):
+    page = new_device()
+    log_in_from_the_table(page)
+    left_open = page.context.new_page()  # its one refusal would fail new_device's console check
+    left_open.goto("/")
+    page.locator("[data-logout]").click()
+    log_in_from_the_table(page)  # a login gives the browser a new token
+
+    # Refused, its token being the old one: the page comes anew, and the tap after it is played.
+    with left_open.expect_navigation():
+        left_open.locator("#stock").click()
+    expect(left_open.locator("#stock")).to_have_attribute("data-stock", "23")
+    left_open.locator("#stock").click()
+    expect(left_open.locator("#stock")).to_have_attribute("data-stock", "22")
+
+
 def test_logging_in_with_a_deal_on_each_side_asks_which_to_continue(new_device, alice):
     desktop = new_device(DESKTOP)
     log_in_from_the_table(desktop)

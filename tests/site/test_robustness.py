@@ -99,6 +99,20 @@ def test_a_post_without_the_csrf_token_is_refused_with_a_friendly_page(db):
     assert game.moves == []
 
 
+def test_a_tap_with_an_out_of_date_csrf_token_asks_for_the_page_anew(db):
+    """A token goes out of date when the player logs in or out in another tab. An app on a
+    phone's home screen has no reload button: the page reloads itself, with a fresh token."""
+    client = returning(Client(enforce_csrf_checks=True))
+    client.get("/")
+    game = Game.objects.get()
+
+    response = client.post(f"/game/{game.pk}/draw", {"version": 0}, headers=HTMX)
+
+    assert response.status_code == 403 and response["HX-Refresh"] == "true"
+    game.refresh_from_db()
+    assert game.moves == []
+
+
 def htmx_csrf_token(page) -> str:
     """The token htmx sends with every request: a header named in the body's hx-headers."""
     headers = json.loads(element(page, "body")["hx-headers"])
