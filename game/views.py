@@ -56,9 +56,10 @@ def game_action(view):
             return refusal(request, 400, str(error), error.typed)
         except Http404 as error:
             response = refusal(request, 404, str(error))
-            if request.htmx and is_newcomer(request):
-                # A page from a session that has ended (logged out in another tab): the whole
-                # page comes back, so that its account links say so too.
+            if request.htmx:
+                # The page's own forms name only the player's games: the player has changed
+                # since it was drawn (logged out, or in as someone else, in another tab). The
+                # whole page comes back, so that its account links say who is playing too.
                 response["HX-Refresh"] = "true"
             return response
 

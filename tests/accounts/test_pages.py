@@ -5,7 +5,7 @@ import pytest
 from django.test import Client
 
 from game.models import Game
-from tests.accounts.conftest import PASSWORD, account_game, act, log_in
+from tests.accounts.conftest import PASSWORD, account_game, act, log_in, make_user
 from tests.site.markup import element
 
 ACCOUNT_PAGES = ["/accounts/login/", "/accounts/signup/"]
@@ -124,13 +124,17 @@ def test_log_out_is_a_post(client, alice):
     assert not client.get("/").wsgi_request.user.is_authenticated
 
 
+@pytest.mark.parametrize("then", [None, "bob"], ids=["logged out", "logged in as another"])
 def test_a_tap_from_a_page_left_open_after_logging_out_reloads_it_and_changes_nothing(
-    client, alice
+    client, alice, then
 ):
     log_in(client, "alice")
     client.get("/")
     game = account_game(alice)
     client.post("/accounts/logout/")  # in another tab
+    if then:
+        make_user(then)
+        log_in(client, then)
 
     response = act(client, game, "draw")
 
