@@ -269,6 +269,12 @@ def test_the_tables_page_and_a_notice_page_name_the_sites_icon(player, client):
         assert static_file(icon["href"]).startswith(b"<svg")
 
 
+def test_the_table_describes_itself_to_search_engines_and_link_previews(player):
+    description = element(player.page.content, "meta", name="description")["content"]
+
+    assert "TriPeaks" in description and len(description) <= 160  # what a result shows whole
+
+
 def test_what_asks_for_favicon_ico_gets_the_icon_the_pages_name(player, client):
     named = element(player.page.content, "link", rel="icon")["href"]
     assert client.get("/favicon.ico").headers["Location"] == named
