@@ -300,6 +300,14 @@ def test_an_iphones_home_screen_gets_the_icon_as_a_square_180_px_png(player):
     assert struct.unpack(">II", icon[16:24]) == (180, 180)  # the header's width and height
 
 
+@pytest.mark.parametrize("path", ["/manifest.webmanifest", "/robots.txt"])
+def test_the_sites_own_small_files_are_kept_by_browsers_for_a_while(client, path):
+    response = client.get(path)
+
+    kept = dict(part.strip().partition("=")[::2] for part in response["Cache-Control"].split(","))
+    assert "public" in kept and int(kept["max-age"]) >= 600
+
+
 def test_robots_txt_keeps_crawlers_to_the_table_and_the_daily_deal(client):
     response = client.get("/robots.txt")
 
