@@ -4,7 +4,7 @@ on a phone and a desktop."""
 import pytest
 from django.contrib.auth import get_user_model
 
-from game.models import Deal, Game
+from game.models import Action, Deal, Game
 from tests.browser.conftest import screenshot
 
 pytestmark = pytest.mark.browser
@@ -37,3 +37,19 @@ def test_staff_pages_keep_within_a_phone_and_a_desktop(new_device):
     recent = page.locator("#recent-actions-module").bounding_box()
     statistics = page.locator("#statistics-link").bounding_box()
     assert abs(recent["y"] - statistics["y"]) < 2
+
+
+def test_a_games_table_picture_labels_the_waste_beside_it(new_device):
+    get_user_model().objects.create_superuser("staff", password=PASSWORD)
+    game = Game.objects.create(deal=Deal.for_number(7), move_count=1)
+    Action.objects.create(game=game, seq=1, kind="draw")
+    page = new_device(DESKTOP)
+    page.goto(f"/admin/login/?next=/admin/game/game/{game.pk}/change/")
+    page.fill("input[name=username]", "staff")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("input[type=submit]")
+
+    label = page.locator(".tp-pile-label").bounding_box()
+    # The pile's cards are the pictures with no tableau position: the waste, then the stock.
+    waste = page.locator(".tp-table > g:not([data-table-pos])").first.bounding_box()
+    assert label["x"] + label["width"] <= waste["x"], "the label ends before the waste card"
