@@ -35,6 +35,14 @@ class DealAdmin(DealNumberSearch, admin.ModelAdmin):
     def has_add_permission(self, request):
         return False  # Deals come from play: a number or a deck code a player typed.
 
+    def has_change_permission(self, request, obj=None):
+        # A deal's page is for reading; "change" on the list is the verdict action's, which
+        # stores what the solver finds.
+        return obj is None and super().has_change_permission(request)
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # Games hold their deal; a verdict, once solved, is kept.
+
     @admin.display(ordering="plays", description="played")
     def games_played(self, deal):
         # The played games the count counts (not a deal left untouched or still in progress).

@@ -130,6 +130,20 @@ def test_a_deals_page_lists_its_verdict_under_each_rule_set(staff_client, played
     assert "standard: winnable (120 positions searched)" in verdicts
 
 
+def test_a_deal_is_read_not_changed_or_deleted_while_its_verdict_can_be_computed(
+    staff_client, played
+):
+    deal = played["second"]
+
+    page = staff_client.get(f"/admin/game/deal/{deal.pk}/change/").content.decode()
+
+    assert not elements(page, name="_save"), "nothing on the page to save"
+    assert staff_client.post(f"/admin/game/deal/{deal.pk}/delete/").status_code == 403
+    assert Deal.objects.filter(pk=deal.pk).exists()
+    listed = staff_client.get("/admin/game/deal/").content.decode()
+    assert elements(listed, "option", value="compute_verdict")
+
+
 def test_games_are_filtered_by_the_verdict_under_their_own_rules(staff_client, played):
     first, second = played["first"], played["second"]
     Verdict.objects.create(deal=first, rules="standard", result="winnable", nodes=1)
