@@ -53,3 +53,21 @@ def test_a_games_table_picture_labels_the_waste_beside_it(new_device):
     # The pile's cards are the pictures with no tableau position: the waste, then the stock.
     waste = page.locator(".tp-table > g:not([data-table-pos])").first.bounding_box()
     assert label["x"] + label["width"] <= waste["x"], "the label ends before the waste card"
+
+
+def test_a_deals_page_shows_its_whole_deck_code_on_a_phone_and_a_desktop(new_device):
+    get_user_model().objects.create_superuser("staff", password=PASSWORD)
+    deal = Deal.for_number(7)
+    page = new_device(PHONE)
+    page.goto(f"/admin/login/?next=/admin/game/deal/{deal.pk}/change/")
+    page.fill("input[name=username]", "staff")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("input[type=submit]")
+
+    for viewport in (PHONE, DESKTOP):
+        page.set_viewport_size(viewport)
+        code = page.locator(".field-deck .readonly")
+        assert code.inner_text().strip() == deal.deck
+        # Wrapped within its box, where it ran past the box's edge and was cut there.
+        assert code.evaluate("field => field.scrollWidth <= field.clientWidth"), viewport
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
