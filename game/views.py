@@ -107,17 +107,23 @@ def table(request):
     outcome = visitor_table(request)
     flash = request.session.pop(FLASH, {})
     outcome = replace(outcome, hint=play.last_hint(outcome.row), **flash)
-    # An account holder has played before, on this device or another, and needs no tip.
-    first_visit = not request.user.is_authenticated and not request.session.get(TIPPED)
-    if first_visit and not is_newcomer(request):  # a newcomer's is marked by newcomer_game
-        request.session[TIPPED] = True
     context = display.context(
         outcome,
-        tip=first_visit,
+        tip=first_visit(request),
         look="board" in request.GET,
         winnable_only=preferences.winnable_only(request),
     )
     return render(request, "game/play.html", context)
+
+
+def first_visit(request) -> bool:
+    """Whether the page is the player's first, to show the first-run tip: once, marked as shown
+    (a newcomer's by their first action, newcomer_game, since their page view writes nothing).
+    An account holder has played before, on this device or another, and needs no tip."""
+    first = not request.user.is_authenticated and not request.session.get(TIPPED)
+    if first and not is_newcomer(request):
+        request.session[TIPPED] = True
+    return first
 
 
 @game_action
@@ -190,7 +196,9 @@ def daily(request):
     else:
         outcome = play.open_daily(Owner.of(request), today)
         outcome = replace(outcome, hint=play.last_hint(outcome.row))
-    context = display.context(outcome, winnable_only=preferences.winnable_only(request))
+    context = display.context(
+        outcome, tip=first_visit(request), winnable_only=preferences.winnable_only(request)
+    )
     return render(request, "game/play.html", context)
 
 

@@ -367,6 +367,7 @@ def test_the_first_run_tip_shows_once_and_goes_on_any_action(player):
     assert "sessionid" not in again.cookies  # nothing new to remember: the session is not rewritten
     gone = tip(player.post("draw").content)
     assert gone.has("hx-swap-oob") and gone.has("hidden")
+    assert tip(player.client.get("/daily").content).has("hidden")
 
 
 def test_every_kind_of_action_lands_in_the_log():

@@ -133,6 +133,7 @@ def test_a_look_at_the_daily_deal_writes_nothing_and_the_first_action_stores_the
     assert page.status_code == 200 and "sessionid" not in page.cookies
     assert stored_rows() == before
     assert f"daily {TODAY.isoformat()}" in page.content.decode()
+    assert not element(page.content, id="tip").has("hidden"), "a first visit, by a shared link"
     assert first_action(client, page, "draw").status_code == 200
     record = Game.objects.get()
     assert (record.daily, record.deal, record.moves) == (TODAY, deal, ["draw"])
