@@ -1,12 +1,20 @@
 """How pages show figures: a table's head row, a share as a percentage, a rule set in words."""
 
 from django import template
+from django.utils.html import format_html_join
+from django.utils.safestring import mark_safe
 
 from game import display
 
 register = template.Library()
 register.filter("percent", display.percent)
 register.filter("rules_label", display.rules_label)
+
+
+@register.filter
+def breakable(rules: str) -> str:
+    """A rule set's name that may wrap after each "+", where a narrow table needs it to."""
+    return format_html_join(mark_safe("+<wbr>"), "{}", ((flag,) for flag in rules.split("+")))
 
 
 @register.inclusion_tag("column_heads.html")
