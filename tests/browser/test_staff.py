@@ -14,17 +14,23 @@ PHONE = {"width": 360, "height": 640}
 DESKTOP = {"width": 1280, "height": 800}
 
 
-def test_staff_pages_keep_within_a_phone_and_a_desktop(new_device):
+def staff_on(new_device, viewport: dict, url: str):
+    """A new device whose staff member has logged in through the admin's form, landing on url."""
     get_user_model().objects.create_superuser("staff", password=PASSWORD)
+    page = new_device(viewport)
+    page.goto(f"/admin/login/?next={url}")
+    page.fill("input[name=username]", "staff")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("input[type=submit]")
+    return page
+
+
+def test_staff_pages_keep_within_a_phone_and_a_desktop(new_device):
     for rules in ("standard", "open+nowrap+headstart+wild"):  # the longest rule set's name
         Game.objects.create(
             deal=Deal.for_number(7), status=Game.Status.WON, cleared=28, move_count=40, rules=rules
         )
-    page = new_device(PHONE)
-    page.goto("/admin/login/")
-    page.fill("input[name=username]", "staff")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("input[type=submit]")
+    page = staff_on(new_device, PHONE, "/admin/")
 
     for viewport in (PHONE, DESKTOP):
         page.set_viewport_size(viewport)
@@ -49,14 +55,9 @@ def test_staff_pages_keep_within_a_phone_and_a_desktop(new_device):
 
 
 def test_a_games_table_picture_labels_the_waste_beside_it(new_device):
-    get_user_model().objects.create_superuser("staff", password=PASSWORD)
     game = Game.objects.create(deal=Deal.for_number(7), move_count=1)
     Action.objects.create(game=game, seq=1, kind="draw")
-    page = new_device(DESKTOP)
-    page.goto(f"/admin/login/?next=/admin/game/game/{game.pk}/change/")
-    page.fill("input[name=username]", "staff")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("input[type=submit]")
+    page = staff_on(new_device, DESKTOP, f"/admin/game/game/{game.pk}/change/")
 
     label = page.locator(".tp-pile-label").bounding_box()
     # The pile's cards are the pictures with no tableau position: the waste, then the stock.
@@ -65,13 +66,8 @@ def test_a_games_table_picture_labels_the_waste_beside_it(new_device):
 
 
 def test_a_deals_page_shows_its_whole_deck_code_on_a_phone_and_a_desktop(new_device):
-    get_user_model().objects.create_superuser("staff", password=PASSWORD)
     deal = Deal.for_number(7)
-    page = new_device(PHONE)
-    page.goto(f"/admin/login/?next=/admin/game/deal/{deal.pk}/change/")
-    page.fill("input[name=username]", "staff")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("input[type=submit]")
+    page = staff_on(new_device, PHONE, f"/admin/game/deal/{deal.pk}/change/")
 
     for viewport in (PHONE, DESKTOP):
         page.set_viewport_size(viewport)
