@@ -1,13 +1,13 @@
 """The answer to a post whose security token is missing or out of date (CSRF_FAILURE_VIEW)."""
 
-from django.shortcuts import render
+from django.views.csrf import csrf_failure
 
 
 def refused(request, reason=""):
-    """The site's notice page. A tap's token goes out of date when the player logs in or out in
-    another tab; an htmx request then asks for the page anew, with a fresh token, since an app
-    on a phone's home screen has no reload button to press."""
-    response = render(request, "403_csrf.html", status=403)
+    """Django's own refusal, with the site's 403_csrf.html. A tap's token goes out of date when
+    the player logs in or out in another tab; an htmx request then asks for the page anew, with a
+    fresh token, since an app on a phone's home screen has no reload button to press."""
+    response = csrf_failure(request, reason)
     if request.htmx:
         response["HX-Refresh"] = "true"
     return response
