@@ -29,6 +29,13 @@ def test_phone_portrait_fits_without_horizontal_scroll(phone, table):
     screenshot(table, "phone-start")
 
 
+def test_quick_taps_on_a_phone_never_zoom_the_page(phone, table):
+    # Chromium never double-tap zooms a page fitted to the device's width, so what is checked is
+    # what mobile Safari honours: every target on the page lets through pans and pinches only.
+    for target in table.locator("#play button, #play a").all():
+        assert target.evaluate("element => getComputedStyle(element).touchAction") == "manipulation"
+
+
 def test_a_phones_browser_bar_takes_the_felts_colour(phone, table):
     bar = table.locator('meta[name="theme-color"]').get_attribute("content")
     felt = table.evaluate(
