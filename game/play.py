@@ -306,8 +306,18 @@ def replay_table(owner: Owner, game_id: int, version: int | None) -> Outcome:
 
 def replay_deal(owner: Owner, game_id: int) -> Outcome:
     """Play the deal of any of the player's games again; the table is left as by New deal."""
-    deal = _load(owner, game_id).deal
-    return leave(owner, current_game(owner).pk, None, deal, Kind.REPLAY)
+    return _play_again(owner, _load(owner, game_id), [])
+
+
+def _play_again(owner: Owner, source: Game, played: list[Move]) -> Outcome:
+    """A game's deal again under its rules, from its first moves `played`. Those moves' points
+    would be made twice: a scored hand taken up again part way is unscored, so that a score
+    cannot be bought back."""
+    scoring = Game.Scoring.NONE if played else source.scoring
+    table = current_game(owner).pk
+    return leave(
+        owner, table, None, source.deal, Kind.REPLAY, played, rules=source.rules, scoring=scoring
+    )
 
 
 def analysis_of(owner: Owner, game_id: int) -> Analysis:
@@ -322,7 +332,9 @@ def analysis_of_game(row: Game) -> Analysis:
     stored = Analysis.objects.filter(game=row).first()
     if stored is not None:
         return stored
-    found = analyse(row.deal.cards, row.moves, budget_ms=ANALYSIS_SOLVE_BUDGET_MS)
+    found = analyse(
+        row.deal.cards, row.moves, rules_named(row.rules), budget_ms=ANALYSIS_SOLVE_BUDGET_MS
+    )
     stored, _ = Analysis.objects.get_or_create(
         game=row,
         defaults={
@@ -343,8 +355,7 @@ def try_again_from(owner: Owner, game_id: int, count: int) -> Outcome:
         raise StillPlaying
     if not 0 <= count <= len(source.moves):
         raise ValueError(f"that game has {len(source.moves)} moves in play, not {count}")
-    played = source.moves[:count]
-    return leave(owner, current_game(owner).pk, None, source.deal, Kind.REPLAY, played)
+    return _play_again(owner, source, source.moves[:count])
 
 
 def open_daily(owner: Owner, day: date) -> Outcome:

@@ -9,14 +9,17 @@ import json
 
 from game.display import face, grid_column
 from game.engine.geometry import ROW_OF, TABLEAU_SIZE
-from game.engine.state import DRAW, Move, Table
+from game.engine.state import DRAW, WILD, Move, Table
 from game.models import Analysis, Game
+from game.play import rules_named
 
 
 def move_words(table: Table, move: Move) -> str:
     """A move as a player says it, on the table it is played on: "take the 7 of hearts"."""
     if move == DRAW:
         return "draw"
+    if move == WILD:
+        return "lay the wild card"
     return f"take the {face(table.deck[move])['label']}"
 
 
@@ -24,15 +27,15 @@ def context(game: Game, analysis: Analysis, step: int | None, *, players: bool =
     """The page's context, with the table `step` moves into the winning line (its start, where
     the deal was still winnable, if None). The player's own page (`players`) offers to try again
     from there; the staff's does not."""
-    deck = game.deal.cards
+    deck, rules = game.deal.cards, rules_named(game.rules)
     line = analysis.line
     start = analysis.last_winnable or 0
     step = 0 if step is None else max(0, min(step, len(line)))
     played = game.moves[:start] if analysis.last_winnable is not None else []
-    table = Table.replay(deck, [*played, *line[:step]])
+    table = Table.replay(deck, [*played, *line[:step]], rules)
     lost_by = None
     if analysis.losing_move is not None:
-        lost_by = move_words(Table.replay(deck, played), analysis.losing_move)
+        lost_by = move_words(Table.replay(deck, played, rules), analysis.losing_move)
     return {
         "game": game,
         "analysis": analysis,
@@ -45,9 +48,12 @@ def context(game: Game, analysis: Analysis, step: int | None, *, players: bool =
         "next_move": move_words(table, line[step]) if step < len(line) else "",
         "cards": [_card(table, pos) for pos in range(TABLEAU_SIZE)],
         "waste": face(table.waste_top) if table.waste_top is not None else None,
+        "wild_on_waste": table.wild_on_waste,
         "stock": [face(card) for card in table.deck[table.stock_next :]],
         "cleared": table.cleared,
         "try_again": players and analysis.last_winnable is not None,
+        # The moves kept would score a second time, so game.play deals the try unscored.
+        "again_unscored": start > 0 and game.scoring != Game.Scoring.NONE,
     }
 
 

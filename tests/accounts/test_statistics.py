@@ -140,6 +140,20 @@ def test_replay_from_my_games_deals_that_deal_again_and_leaves_the_table(alice):
     assert table.status == Status.LEFT and table.finished_at is not None
 
 
+def test_replay_from_my_games_plays_that_games_rules_and_scoring(alice):
+    old = game_of(alice, D, finished=1, deal=42, rules="headstart+wild", scoring="classic")
+    client = Client()
+    client.force_login(alice)
+    client.get("/")
+    act(client, account_game(alice), "deal", deal="", rules="standard", scoring="none")
+
+    client.post(f"/accounts/games/{old.pk}/replay")
+
+    fresh = account_game(alice)
+    assert (fresh.deal.number, fresh.rules, fresh.scoring) == (42, "headstart+wild", "classic")
+    assert 'data-rules="headstart+wild"' in client.get("/").text
+
+
 def test_my_games_needs_an_account(client, db):
     response = client.get("/accounts/games/")
 

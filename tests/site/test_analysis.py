@@ -2,14 +2,19 @@
 the last move after which it could still be won, and a winning line from there."""
 
 import json
+from importlib import import_module
 
 import pytest
+from django.apps import apps
 from django.test import Client
 
 from game import play
+from game.display import rules_label
 from game.engine.analysis import analyse
+from game.engine.deck import format_deck
+from game.engine.rules import Rules
 from game.engine.state import Table
-from game.models import Analysis
+from game.models import Analysis, Game
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 from tests.engine.test_analysis import lost_lines
 from tests.site.markup import element, elements, text
@@ -129,3 +134,76 @@ def test_the_dead_end_and_the_next_table_lead_to_the_analysis(player, lost):
     after = player.post("new").content
 
     assert [a["href"] for a in elements(element(after, id="notice"), "a")] == [link["href"]]
+
+
+def play_under(player, rules, moves, scoring="none"):
+    """CHAIN_DECK under other rules and scoring, `moves` played, then left for another deal."""
+    code = format_deck(CHAIN_DECK)
+    player.post("deal", {"deal": code, "rules": rules, "scoring": scoring})
+    for move in moves:
+        response = player.post(move) if move in ("draw", "wild") else player.take(move)
+        assert response.status_code == 200
+    game = player.game
+    assert game.rules == rules and game.moves == moves
+    player.post("new")
+    return game
+
+
+# A first move each rule set allows where the standard game does not, or a deal the standard
+# game wins by a line these rules forbid (the chain wraps from K to A).
+ONLY_UNDER = {"headstart": [27], "wild": ["wild"], "nowrap": ["draw"]}
+
+
+@pytest.mark.parametrize("rules", ONLY_UNDER)
+def test_a_game_is_analysed_under_its_own_rules(player, rules):
+    game = play_under(player, rules, ONLY_UNDER[rules])
+
+    response = player.client.get(f"/game/{game.pk}/analysis")
+
+    assert response.status_code == 200
+    page = element(response.content, data_deck=True)
+    expected = analyse(CHAIN_DECK, game.moves, Rules.from_name(rules))
+    assert page["data-winnable"] == "true" and expected.winnable
+    k = int(page["data-last-winnable"])
+    assert k == expected.last_winnable
+    line = json.loads(page["data-line"])
+    assert Table.replay(CHAIN_DECK, [*game.moves[:k], *line], Rules.from_name(rules)).won
+    assert rules_label(rules) in text(element(response.content, "h1"))
+
+
+def test_a_scored_hand_tried_again_part_way_is_unscored_and_banks_nothing(player):
+    game = play_under(player, "wild", [18, 19, 20, 21], scoring="classic")
+    page = player.client.get(f"/game/{game.pk}/analysis").content
+    k = int(element(page, data_deck=True)["data-last-winnable"])
+    assert k == 4 and "unscored" in text(element(page, "button", data_action="again"))
+    bank = play.bank_of(player.game)
+
+    player.post("again", {"moves": k}, game=game)
+
+    table = player.game
+    assert table.moves == game.moves and table.rules == "wild"
+    assert table.scoring == Game.Scoring.NONE
+    assert play.bank_of(Game.objects.filter(scoring="classic").latest("pk")) == bank
+
+
+def test_a_game_tried_again_from_its_start_keeps_its_rules_and_scoring(player):
+    game = play_under(player, "nowrap", ["draw"], scoring="pysol")
+    player.post("deal", {"deal": "", "rules": "standard", "scoring": "none"})
+    player.client.get(f"/game/{game.pk}/analysis")
+
+    player.post("again", {"moves": 0}, game=game)
+
+    table = player.game
+    assert (table.rules, table.scoring, table.moves) == ("nowrap", "pysol", [])
+
+
+def test_the_migration_forgets_the_analyses_worked_out_under_the_wrong_rules(player):
+    migration = import_module("game.migrations.0019_analyses_under_their_games_rules")
+    standard = play_under(player, "standard", [18])
+    wild = play_under(player, "wild", ["wild"])
+    for game in (standard, wild):
+        Analysis.objects.create(game=game, winnable=True, last_winnable=0)
+
+    migration.forget_analyses_of_other_rule_sets(apps, None)
+
+    assert list(Analysis.objects.values_list("game", flat=True)) == [standard.pk]
