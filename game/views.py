@@ -275,10 +275,7 @@ def _fragments(request, outcome, status, typed, controls):
     context = display.context(
         outcome, controls=controls, deal_text=typed, winnable_only=winnable_only
     )
-    response = render(request, "game/play.html#update", context, status=status)
-    # The script drops a hint that answers for a table that has changed since it was asked.
-    response["X-Table"] = f"{outcome.row.pk}:{outcome.row.version}"
-    return response
+    return render(request, "game/play.html#update", context, status=status)
 
 
 def version_of(request) -> int | None:

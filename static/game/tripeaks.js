@@ -113,9 +113,11 @@
   const focusKeyOf = (element) => (element && element !== document.body ? element.id || element.dataset.action : null);
   let focusKey = null;
   // Focus follows a hint to the move it marks, for Enter to play, unless it moved meanwhile.
-  let hintAskedFrom;
+  let hintAskedFrom, hintAskedFor;
   document.addEventListener("htmx:beforeRequest", (event) => {
-    if (event.detail.requestConfig.path.endsWith("/hint")) hintAskedFrom = focusKeyOf(document.activeElement);
+    if (!event.detail.requestConfig.path.endsWith("/hint")) return;
+    hintAskedFrom = focusKeyOf(document.activeElement);
+    hintAskedFor = $("#table")?.dataset.table;
   });
   document.addEventListener("htmx:beforeSwap", (event) => {
     const detail = event.detail;
@@ -126,10 +128,11 @@
       detail.shouldSwap = true;
       detail.isError = false;
     }
-    // A hint that answers an older table than the one on screen is dropped. (A newcomer's first
-    // table, game 0, sends its hint as one of the table's requests, answered whatever its id.)
+    // A hint's answer is dropped once a tap has changed the table on screen since it was asked.
+    // Otherwise it shows: the hint, or the newer table a move on another device made. (A
+    // newcomer's first table, game 0, sends its hint as one of the table's requests.)
     const table = $("#table");
-    if (detail.target.id === "hint-slot" && table && detail.xhr.getResponseHeader("X-Table") !== table.dataset.table) {
+    if (detail.target.id === "hint-slot" && table && hintAskedFor !== table.dataset.table) {
       detail.shouldSwap = false;
     }
     focusKey = focusKeyOf(document.activeElement);

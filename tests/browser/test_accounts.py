@@ -88,6 +88,21 @@ def test_two_devices_play_one_deal_move_for_move(new_device, alice):
     assert game.moves == [18, 19, 20, 21] and game.undo_count == 1
 
 
+def test_a_hint_asked_on_a_device_left_behind_brings_its_table_up_to_date(new_device, alice):
+    phone, desktop = new_device(PHONE), new_device(DESKTOP)
+    log_in_from_the_table(phone)
+    start_deal(phone, CHAIN_DECK)
+    log_in_from_the_table(desktop)
+    take(desktop, 18)
+
+    phone.locator("#controls [data-action=hint]").click()
+
+    expect_table(phone, 1)
+    expect(phone.locator("[data-message]")).to_have_text(play.STALE)
+    phone.locator("#controls [data-action=hint]").click()
+    expect(phone.locator('[data-pos="19"][data-hint]')).to_be_visible()
+
+
 def test_a_tab_left_open_after_logging_out_in_another_shows_the_player_logged_out(
     new_device, alice
 ):
