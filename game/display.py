@@ -95,7 +95,9 @@ def links(game_id: int) -> MappingProxyType:
 def context(outcome: Outcome, **extra) -> dict:
     row, table, hint = outcome.row, outcome.table, outcome.hint
     hinted = hint.move if hint else None
-    free = set(table.legal_takes()) if row.status != Game.Status.WON else set()
+    # A won deal offers nothing more to play, though the stock and the wild card may be left.
+    won = row.status == Game.Status.WON
+    free = set() if won else set(table.legal_takes())
     # A face-down card carries only its place: not even its name can reach the page. The
     # buttons are joined here, one string for the template instead of a loop of 28.
     cards = SafeString(
@@ -117,7 +119,7 @@ def context(outcome: Outcome, **extra) -> dict:
         "links": links(game_id),
         "cards": cards,
         "waste_card": waste_card(table.waste_top, outcome.moved, table.wild_on_waste),
-        "wild_held": table.wild_held,
+        "wild_held": table.wild_held and not won,
         "hint_wild": hinted == WILD,
         "rules": RULES_BY_NAME[row.rules],
         "scored": scored,

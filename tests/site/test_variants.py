@@ -5,7 +5,7 @@ import pytest
 
 from game.engine.deck import format_deck
 from game.engine.state import WILD
-from tests.engine.support import CHAIN_DECK, STUCK_DECK
+from tests.engine.support import CHAIN_DECK, CHAIN_ORDER, STUCK_DECK
 from tests.site.markup import element, elements, text
 from tests.site.test_moves import kinds
 
@@ -82,6 +82,16 @@ def test_a_held_wild_card_is_a_button_beside_the_waste_until_it_is_laid(player):
     assert not elements(laid, data_action="wild")
     assert element(laid, data_waste=True)["data-waste"] == "wild"
     assert "wild card" in wild.text.lower()
+
+
+def test_a_wild_card_still_held_when_the_deal_is_won_is_no_longer_offered(player):
+    start(player, "wild")
+    for pos in CHAIN_ORDER:
+        won = player.take(pos).content
+
+    assert player.game.status == player.game.Status.WON
+    assert not elements(won, data_action="wild")
+    assert not elements(player.client.get("/?board").content, data_action="wild")
 
 
 def test_a_hint_to_lay_the_wild_card_marks_its_button(player):
