@@ -200,8 +200,9 @@
     if (event.target.closest("[data-look]")) {
       event.preventDefault();
       const panel = $("#panel");
-      panel.classList.toggle("collapsed");
-      if (!panel.classList.contains("collapsed")) panel.querySelector("h2").focus();
+      // Focus goes to what is left in view: the heading, or the way back to it.
+      const folded = panel.classList.toggle("collapsed");
+      panel.querySelector(folded ? ".show" : "h2").focus();
     }
   });
 

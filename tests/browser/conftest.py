@@ -229,3 +229,29 @@ def focus_ring_contrast(element, surface: str) -> float:
     element.page.keyboard.press("Tab")
     element.focus()
     return element.evaluate(_RING_CONTRAST, surface)
+
+
+# What the player must reach without scrolling, and whether a tap at its centre reaches it.
+REACHABLE = """(selectors) => selectors.map((selector) => {
+  const element = document.querySelector(selector);
+  const box = element.getBoundingClientRect();
+  const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  return {
+    selector,
+    inside: box.left >= 0 && box.top >= 0 && box.right <= innerWidth && box.bottom <= innerHeight,
+    tappable: element === hit || element.contains(hit),
+  };
+})"""
+
+
+def unreachable(page, selectors: list[str]) -> list[dict]:
+    return [
+        place
+        for place in page.evaluate(REACHABLE, selectors)
+        if not (place["inside"] and place["tappable"])
+    ]
+
+
+def outside(page, selectors: list[str]) -> list[dict]:
+    """The places not wholly in the viewport (a card under another is inside, yet not tappable)."""
+    return [place for place in page.evaluate(REACHABLE, selectors) if not place["inside"]]

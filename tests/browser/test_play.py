@@ -18,6 +18,7 @@ from tests.browser.conftest import (
     screenshot,
     start_deal,
     take,
+    unreachable,
     wait_for,
 )
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
@@ -48,8 +49,9 @@ def test_win_a_deal_by_clicking_and_copy_its_identifier(page, table):
 
     panel.get_by_text("See the board").click()
     expect(panel.locator("h2")).to_be_hidden()
+    expect(panel.get_by_text("Show the result")).to_be_focused()
     panel.get_by_text("Show the result").click()
-    expect(panel.locator("h2")).to_be_visible()
+    expect(panel.locator("h2")).to_be_focused()
     panel.locator("[data-action=new]").click()
     expect(table.locator("#status")).to_have_attribute("data-cleared", "0")
     expect(panel).to_be_hidden()
@@ -232,6 +234,12 @@ def test_the_stock_empties_greys_out_and_the_dead_end_panel_appears(table):
     panel = table.locator("#panel")
     expect(panel.locator("h2")).to_have_text("No legal move")
     screenshot(table, "dead-end")
+    # The panel folds away to show the table where the deal ended, as a won one does.
+    panel.get_by_text("See the board").click()
+    expect(panel.get_by_text("Show the result")).to_be_focused()
+    assert unreachable(table, ["#pile .note", "[data-waste]", "#c27"]) == []
+    panel.get_by_text("Show the result").click()
+    expect(panel.locator("h2")).to_be_focused()
     stock.click()
     expect(table.locator("[data-message]")).to_have_text(STOCK_EMPTY)
 
