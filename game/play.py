@@ -27,7 +27,7 @@ from django.db.models import Sum
 from django.http import Http404
 from django.utils import timezone
 
-from game import rows
+from game import rows, verdicts
 from game.engine.analysis import analyse
 from game.engine.cards import card_label
 from game.engine.daily import candidates as daily_candidates
@@ -41,7 +41,6 @@ from game.engine.state import DRAW, UNDO, WILD, Move, Table
 from game.hint_search import GRACE_S, QUICK, search
 from game.models import Action, Analysis, Deal, Game
 from game.owners import Owner
-from game.verdicts import is_winnable
 
 Status = Game.Status
 Kind = Action.Kind
@@ -335,6 +334,9 @@ def analysis_of_game(row: Game) -> Analysis:
     found = analyse(
         row.deal.cards, row.moves, rules_named(row.rules), budget_ms=ANALYSIS_SOLVE_BUDGET_MS
     )
+    if found.winnable is not None:  # the deal's verdict too, as My games and the staff count them
+        result = Deal.Verdict.WINNABLE if found.winnable else Deal.Verdict.UNWINNABLE
+        verdicts.record(row.deal, row.rules, result, found.nodes)
     stored, _ = Analysis.objects.get_or_create(
         game=row,
         defaults={
@@ -529,7 +531,7 @@ def random_deal(rules: str = STANDARD_RULES, winnable: bool = False) -> Deal:
     under `rules` (almost every deal is: the first one drawn, nearly always)."""
     while True:
         deal = Deal.for_number(random_number())
-        if not winnable or is_winnable(deal, rules):
+        if not winnable or verdicts.is_winnable(deal, rules):
             return deal
 
 
@@ -559,7 +561,7 @@ def daily_deal(day: date) -> Deal:
         return deal
     for number in daily_candidates(day, settings.TRIPEAKS_DEAL_KEY):
         deal = Deal.for_number(number)
-        if is_winnable(deal, STANDARD_RULES):
+        if verdicts.is_winnable(deal, STANDARD_RULES):
             cache.set(key, deal.pk, timeout=DAILY_KEPT_S)
             return deal
 

@@ -20,12 +20,17 @@ def verdict_of(deal: Deal, rules: str) -> str:
         return found
     solution = solve(deal.cards, Rules.from_name(rules), budget_ms=SOLVE_BUDGET_MS)
     result = RESULTS.get(solution.result, Deal.Verdict.UNKNOWN)
+    record(deal, rules, result, solution.nodes)
+    return result
+
+
+def record(deal: Deal, rules: str, result: str, nodes: int) -> None:
+    """Store a verdict found by a search of `nodes` positions, unless one is stored already."""
     try:
         with transaction.atomic():
-            Verdict.objects.create(deal=deal, rules=rules, result=result, nodes=solution.nodes)
+            Verdict.objects.create(deal=deal, rules=rules, result=result, nodes=nodes)
     except IntegrityError:
-        pass  # another request stored the same verdict first
-    return result
+        pass  # another request stored the deal's verdict first
 
 
 def is_winnable(deal: Deal, rules: str) -> bool:

@@ -30,6 +30,8 @@ class Analysis:
     """A winning line from the deal's start, or from `last_winnable` moves into the played line."""
     solves: int
     """Positions solved to find all this."""
+    nodes: int
+    """Positions the solver searched to decide the deal from its start."""
 
 
 def analyse(
@@ -47,15 +49,15 @@ def analyse(
     start = solution(0)
     if start.result != WIN:
         winnable = None if start.result == UNKNOWN else False
-        return Analysis(winnable, None, None, (), len(solved))
+        return Analysis(winnable, None, None, (), len(solved), start.nodes)
     if Table.replay(deck, moves, rules).won:
-        return Analysis(True, None, None, start.moves, len(solved))
+        return Analysis(True, None, None, start.moves, len(solved), start.nodes)
     won, lost = 0, len(moves) + 1  # solution(won) is a win; lost: no win after so many moves
     while lost - won > 1:
         middle = (won + lost) // 2
         result = solution(middle).result
         if result == UNKNOWN:
-            return Analysis(True, None, None, start.moves, len(solved))
+            return Analysis(True, None, None, start.moves, len(solved), start.nodes)
         won, lost = (middle, lost) if result == WIN else (won, middle)
     losing_move = moves[won] if won < len(moves) else None
-    return Analysis(True, won, losing_move, solution(won).moves, len(solved))
+    return Analysis(True, won, losing_move, solution(won).moves, len(solved), start.nodes)

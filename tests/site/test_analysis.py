@@ -14,7 +14,7 @@ from game.engine.analysis import analyse
 from game.engine.deck import format_deck
 from game.engine.rules import Rules
 from game.engine.state import Table
-from game.models import Analysis, Game
+from game.models import Analysis, Game, Verdict
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 from tests.engine.test_analysis import lost_lines
 from tests.site.markup import element, elements, text
@@ -61,6 +61,18 @@ def test_a_deal_is_analysed_once(player, lost, monkeypatch):
 
     assert player.client.get(f"/game/{lost.pk}/analysis").status_code == 200
     assert Analysis.objects.filter(game=lost).count() == 1
+
+
+@pytest.mark.parametrize("rules", ["standard", "nowrap"])
+def test_an_analysis_records_the_deals_verdict_under_its_rules(player, rules):
+    game = play_under(player, rules, ["draw"])
+
+    player.client.get(f"/game/{game.pk}/analysis")
+
+    verdict = Verdict.objects.get(deal=game.deal, rules=rules)
+    analysis = Analysis.objects.get(game=game)
+    assert verdict.result == ("winnable" if analysis.winnable else "unwinnable")
+    assert verdict.nodes > 0
 
 
 def test_the_winning_line_can_be_stepped_through_forwards_and_back(player, lost):
