@@ -223,7 +223,7 @@ def test_my_games_says_how_many_deals_are_winnable_among_those_decided(alice):
 
     assert said().startswith("Winnable deals: none decided by the solver yet.")
     Verdict.objects.create(deal=first, rules="standard", result="winnable", nodes=1)
-    assert said().startswith("Winnable deals: 1 of the 1 the solver has decided (1 not yet).")
+    assert said().startswith("Winnable deals: 1 of 1 decided by the solver, 1 still undecided.")
     Verdict.objects.create(deal=second, rules="standard", result="unwinnable", nodes=1)
     assert said().startswith("Winnable deals: 1 of 2.")
 
