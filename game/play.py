@@ -91,6 +91,8 @@ class Outcome:
     """In scored play, what the move scored, in words."""
     left: int | None = None
     """The game just left for this one, whose analysis the player may now see."""
+    left_score: int | None = None
+    """The final score of a scored hand just left in play, which stays in the bank."""
 
 
 class Stale(Exception):
@@ -257,10 +259,13 @@ def leave(
         row = _load(owner, game_id)
         if _stale(row, version):
             return as_it_stands(owner, row)
+        left_score = None
         if row.status == Status.PLAYING:
             _stop_clock(row)
             row.status = row.left_status()
             row.finished_at = timezone.now()
+            if row.scoring != Game.Scoring.NONE:
+                left_score = row.score
         with transaction.atomic():
             if rows.write_game(row, current=True):
                 fresh = _start(
@@ -273,7 +278,8 @@ def leave(
                     scoring=scoring or row.scoring,
                 )
                 news = f"Deal {fresh.identifier} dealt."
-                return Outcome(fresh, table_of(fresh), news=news, left=row.pk)
+                table = table_of(fresh)
+                return Outcome(fresh, table, news=news, left=row.pk, left_score=left_score)
 
 
 def new_deal(owner: Owner, game_id: int, version: int | None, winnable: bool = False) -> Outcome:

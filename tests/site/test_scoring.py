@@ -50,6 +50,27 @@ def test_new_deal_and_replay_keep_the_scoring_and_a_left_hand_keeps_its_score(pl
     assert player.game.scoring == "classic"
 
 
+def test_leaving_a_scored_hand_in_play_says_what_it_leaves_in_the_bank(player):
+    start_scored(player, "classic")
+    player.take(CHAIN_ORDER[0])
+
+    left = player.post("new").content
+    untouched = player.post("new").content
+
+    assert element(left, data_left_score=True)["data-left-score"] == "1"
+    assert not elements(element(left, id="notice"), data_message=True)
+    untouched_score = hand_score(player.game.deal.cards, [], "classic")
+    assert element(untouched, data_left_score=True)["data-left-score"] == str(untouched_score)
+    # Unscored, or scored and already over, a hand left says nothing of a bank.
+    player.post("deal", {"deal": "", "scoring": "none"})
+    assert not elements(player.post("new").content, data_left_score=True)
+    start_scored(player, "classic")
+    for pos in CHAIN_ORDER:
+        player.take(pos)
+    assert player.game.status == Game.Status.WON
+    assert not elements(player.post("new").content, data_left_score=True)
+
+
 def test_the_bank_is_the_sum_of_the_players_hands_in_that_system(player):
     start_scored(player, "classic")
     player.take(CHAIN_ORDER[0])
