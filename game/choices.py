@@ -28,9 +28,9 @@ STANDARD_WORDS = (
 SCORING_WORDS = {
     Game.Scoring.NONE: "clear the peaks; Undo as often as you like",
     Game.Scoring.PYSOL: (
-        "a hand starts at -52; each card of a run scores 1, doubling every four cards and for "
-        "each empty peak; summits add 10, 20 and 40; a cleared table adds 10 for each card left "
-        f"in the stock. At most {MAXIMUM['pysol']} a hand"
+        "a hand starts at \N{MINUS SIGN}52; each card of a run scores 1, doubling every four "
+        "cards and for each empty peak; summits add 10, 20 and 40; a cleared table adds 10 for "
+        f"each card left in the stock. At most {MAXIMUM['pysol']} a hand"
     ),
     Game.Scoring.CLASSIC: (
         "each card turned from the stock costs 5; the n-th card of a run scores n; the summits "

@@ -50,6 +50,12 @@ def clock(ms: float | None) -> str | None:
     return f"{minutes}:{seconds:02d}"
 
 
+def points(score: int) -> str:
+    """A score as print sets it: a minus sign, not a hyphen, before a loss, as the points each
+    move scores are written (game.engine.scoring)."""
+    return f"\N{MINUS SIGN}{-score}" if score < 0 else str(score)
+
+
 def percent(fraction: float | None) -> str:
     """A share in whole percent; a dash while there is nothing to share (nothing played yet)."""
     return "–" if fraction is None else f"{fraction:.0%}"

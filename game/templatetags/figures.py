@@ -1,4 +1,5 @@
-"""How pages show figures: a table's head row, a share as a percentage, a rule set in words."""
+"""How pages show figures: a table's head row, a share as a percentage, a score, a rule set in
+words."""
 
 from django import template
 from django.utils.html import format_html_join
@@ -8,6 +9,7 @@ from game import display
 
 register = template.Library()
 register.filter("percent", display.percent)
+register.filter("points", display.points)
 register.filter("rules_label", display.rules_label)
 
 

@@ -105,6 +105,7 @@ def test_the_status_bar_shows_the_hands_score_and_the_bank_and_each_take_says_wh
     bank = element(html, data_bank=True)
     assert int(score["data-score"]) == player.game.score == -51
     assert int(bank["data-bank"]) == play.bank_of(player.game)
+    assert text(score) == "Score \N{MINUS SIGN}51"  # a minus sign, as in "−5 for the card turned"
     assert "+1, run of 1" in text(element(html, id="notice"))
 
 
