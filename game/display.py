@@ -145,6 +145,7 @@ def context(outcome: Outcome, **extra) -> dict:
         "clock_running": row.running_since is not None,
         "message": outcome.message,
         "news": " ".join(filter(None, [outcome.news, outcome.scored])),
+        "points": outcome.scored,
         "hint": hint,
         "panel": panel,
         # Defaults for what only some pages set: a name missing from the context costs a failed

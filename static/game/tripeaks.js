@@ -128,9 +128,8 @@
       detail.shouldSwap = true;
       detail.isError = false;
     }
-    // A hint's answer is dropped once a tap has changed the table on screen since it was asked.
-    // Otherwise it shows: the hint, or the newer table a move on another device made. (A
-    // newcomer's first table, game 0, sends its hint as one of the table's requests.)
+    // A hint's answer is dropped if a tap changed the table since it was asked; else it shows,
+    // be it a hint or a newer table from another device. (Game 0's hint targets the table.)
     const table = $("#table");
     if (detail.target.id === "hint-slot" && table && hintAskedFor !== table.dataset.table) {
       detail.shouldSwap = false;

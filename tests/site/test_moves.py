@@ -60,6 +60,7 @@ def test_a_take_answers_htmx_with_out_of_band_fragments(player):
     status = element(html, data_cleared=True)
     assert (status["data-cleared"], status["data-run"]) == ("1", "1")
     assert element(html, data_waste=True)["data-waste"] == "AC"
+    assert not elements(html, data_points=True)  # unscored play
     assert game.moves == [18] and game.cleared == 1 and game.version == 1
     assert kinds(game)[-1] == "take" and game.actions.last().pos == 18
 

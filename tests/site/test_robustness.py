@@ -8,6 +8,7 @@ from pathlib import Path
 
 import brotli
 import pytest
+from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.test import Client
 
@@ -350,3 +351,15 @@ def test_every_page_answers_head_as_it_answers_get(player, django_user_model):
         asked = client.head(path)
         assert (path, asked.status_code) == (path, got.status_code)
         assert got.status_code in (200, 302) and not asked.content
+
+
+def test_no_template_comment_runs_past_its_line():
+    """Django ends a {# comment #} on its own line: one running on would be shown on the page."""
+    unclosed = [
+        f"{template.name}:{number}"
+        for folder in settings.TEMPLATES[0]["DIRS"]
+        for template in folder.rglob("*.html")
+        for number, line in enumerate(template.read_text().splitlines(), start=1)
+        if re.search(r"\{#(?!.*#\})", line)
+    ]
+    assert unclosed == []

@@ -107,6 +107,9 @@ def test_the_status_bar_shows_the_hands_score_and_the_bank_and_each_take_says_wh
     assert int(bank["data-bank"]) == play.bank_of(player.game)
     assert text(score) == "Score \N{MINUS SIGN}51"  # a minus sign, as in "−5 for the card turned"
     assert "+1, run of 1" in text(element(html, id="notice"))
+    # Shown as well as said: the page's own words, hidden from screen readers, which hear them
+    # with the move's news.
+    assert text(element(html, data_points=True)) == "+1, run of 1"
 
 
 def test_unscored_play_shows_no_score(player):
