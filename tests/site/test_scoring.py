@@ -28,7 +28,11 @@ def test_the_score_follows_the_engine_after_every_move(player, system):
 
 
 def test_undo_is_off_in_scored_play_and_says_why(player):
+    unscored_undo = element(player.page.content, "button", data_action="undo")
     start_scored(player, "pysol")
+    # Its button says so before it is tried, to a pointer resting on it.
+    undo = element(player.client.get("/").content, "button", data_action="undo")
+    assert undo["title"].strip() and not unscored_undo.has("title")
     player.take(CHAIN_ORDER[0])
 
     response = player.post("undo")
