@@ -9,6 +9,7 @@ from .geometry import COVER_MASK, COVERS, FIRST_WASTE, TABLEAU_SIZE
 from .rules import STANDARD, Rules
 
 NOT_ONE_RANK = "that card is not one rank from the waste card"
+NO_WRAP = "K and A do not connect in this game"
 STILL_COVERED = "that card is still covered"
 STILL_FACE_DOWN = "that card is still face down"
 STOCK_EMPTY = "no cards left to turn"
@@ -167,7 +168,8 @@ class Table(Peaks):
             return STILL_COVERED
         top = self.waste_top
         if top is not None and not self.rules.fits(rank(top), rank(self.deck[pos])):
-            return NOT_ONE_RANK
+            # Where K and A would connect but for these rules, the rule is the reason.
+            return NO_WRAP if STANDARD.fits(rank(top), rank(self.deck[pos])) else NOT_ONE_RANK
         return None
 
     def legal_takes(self) -> list[int]:

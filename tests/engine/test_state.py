@@ -8,6 +8,7 @@ from game.engine.rules import Rules
 from game.engine.state import (
     DRAW,
     NO_WILD_CARD,
+    NO_WRAP,
     NOT_ONE_RANK,
     STILL_COVERED,
     STILL_FACE_DOWN,
@@ -44,6 +45,8 @@ def test_one_rank_either_way_with_the_k_a_wrap(waste, card, fits_with_wrap):
     wraps = {rank(card_from_code(waste)), rank(card_from_code(card))} == {1, 13}
     no_wrap = Table(deck, Rules(wrap=False))
     assert (no_wrap.refusal(18) is None) == (fits_with_wrap and not wraps)
+    if fits_with_wrap and wraps:
+        assert no_wrap.refusal(18) == NO_WRAP
 
 
 def refused_unchanged(game, action, reason):
