@@ -154,11 +154,14 @@ def test_the_narrowest_phone_does_not_overflow(page, table):
 
 def test_on_a_phone_the_games_name_moves_to_the_next_line_whole(page, table):
     page.set_viewport_size({"width": 360, "height": 640})
-    start_deal(table, None, rules="open+nowrap")
+    start_deal(table, None, rules="open+nowrap+headstart")
     name = table.locator("#status h1 .rules-name")
-    expect(name).to_have_text("Open peaks + No wrap")
-    # One box: the name did not break inside itself (between "No" and "wrap", say).
+    # One box, the dot before it included: the name did not break inside itself (between "No"
+    # and "wrap", say), nor leave its dot behind at the end of the line above.
+    expect(name).to_have_text("· Open peaks + No wrap + Head start")
     assert name.evaluate("element => element.getClientRects().length") == 1
+    deal = table.locator("#status h1 small").bounding_box()
+    assert deal["y"] < name.bounding_box()["y"]  # it did move to the next line
 
 
 @pytest.mark.parametrize("width, height", [(568, 320), (640, 360), (740, 360), (915, 412)])
