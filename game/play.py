@@ -64,6 +64,7 @@ HINT_POLL_S = 0.02
 """How often a request waiting for another's search of its table looks for the answer."""
 
 STALE = "The table had changed before that tap arrived; this is how it stands now."
+MOVED_ON = "The table had changed to another deal before that tap arrived; this is that deal."
 DEAL_WON = "This deal is won: start a new deal or replay it."
 NOT_YOURS = "There is no such game among yours."
 NO_UNDO_WHEN_SCORED = "Undo is off in scored play, so that a score cannot be bought back."
@@ -588,8 +589,10 @@ def _stale(row: Game, version: int | None) -> bool:
 def as_it_stands(owner: Owner, row: Game | None = None) -> Outcome:
     """What a stale request gets: the player's table as it stands, `row`'s unless they have moved
     on from it (their current one when no row is given: the request's table was never stored)."""
-    if row is None or row.moved_on:
-        row = current_game(owner)
+    if row is not None and row.moved_on:  # another deal taken up, in another tab or device
+        current = current_game(owner)
+        return Outcome(current, table_of(current), message=MOVED_ON)
+    row = row or current_game(owner)
     return Outcome(row, table_of(row), message=STALE)
 
 

@@ -6,6 +6,7 @@ import re
 from django.test import Client
 
 from accounts import claim
+from game import play
 from game.engine.deck import format_deck
 from game.models import Game
 from tests.accounts.conftest import (
@@ -181,7 +182,7 @@ def test_a_stale_tap_from_the_other_device_after_the_choice_changes_nothing(clie
 
     response = act(desktop, theirs, "draw")
 
-    assert response.status_code == 200 and "this is how it stands now" in response.content.decode()
+    assert response.status_code == 200 and play.MOVED_ON in response.content.decode()
     theirs.refresh_from_db()
     assert theirs.move_count == 1
 

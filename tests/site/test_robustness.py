@@ -161,7 +161,7 @@ def test_a_tap_on_a_game_left_in_another_tab_shows_the_players_current_table(pla
     response = player.post("draw", game=left)
 
     html = response.content
-    assert message(html) == play.STALE
+    assert message(html) == play.MOVED_ON
     assert element(html, data_table=True)["data-table"] == f"{current.pk}:{current.version}"
     left.refresh_from_db()
     assert left.moves == [] and left.status == Game.Status.SKIPPED
@@ -173,7 +173,7 @@ def test_a_double_submitted_new_deal_deals_once(player):
 
     response = player.post("new", {"version": 0}, game=old)
 
-    assert message(response.content) == play.STALE
+    assert message(response.content) == play.MOVED_ON
     assert Game.objects.count() == 2
 
 

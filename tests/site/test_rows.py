@@ -197,7 +197,7 @@ def test_two_requests_to_leave_one_table_start_one_new_game(monkeypatch):
     games = OWNER.games()
     assert games.count() == 2
     fresh = games.exclude(pk=game.pk).get()
-    assert second.message == play.STALE and second.row.pk == fresh.pk
+    assert second.message == play.MOVED_ON and second.row.pk == fresh.pk
     assert games.get(pk=game.pk).status == Game.Status.SKIPPED
 
 
@@ -208,7 +208,7 @@ def test_a_tap_on_a_game_its_player_left_elsewhere_meanwhile_is_stale(monkeypatc
 
     answer = play.move(OWNER, table.pk, table.version, "draw")
 
-    assert answer.message == play.STALE and answer.row.pk == first.pk
+    assert answer.message == play.MOVED_ON and answer.row.pk == first.pk
     assert Game.objects.get(pk=table.pk).moves == []
 
 
