@@ -146,6 +146,8 @@ def test_a_tap_from_a_page_left_open_after_logging_out_reloads_it_and_changes_no
 def test_change_password(client, alice):
     assert client.get("/accounts/password_change/")["Location"].startswith("/accounts/login/")
     log_in(client, "alice")
+    phone = Client()
+    log_in(phone, "alice")
     page = client.get("/accounts/password_change/").text
     assert "accounts.css" in page and 'name="old_password"' in page
     account = element(page, "input", autocomplete="username")
@@ -160,6 +162,7 @@ def test_change_password(client, alice):
     alice.refresh_from_db()
     assert alice.check_password(new)
     assert client.get("/").wsgi_request.user == alice, "still logged in on this device"
+    assert not phone.get("/").wsgi_request.user.is_authenticated, "the page says it logs out"
 
 
 def test_a_logged_in_player_visiting_log_in_or_sign_up_goes_to_the_table(client, alice):
