@@ -33,6 +33,7 @@ def context(game: Game, analysis: Analysis, step: int | None, *, players: bool =
     step = 0 if step is None else max(0, min(step, len(line)))
     played = game.moves[:start] if analysis.last_winnable is not None else []
     table = Table.replay(deck, [*played, *line[:step]], rules)
+    next_move = line[step] if step < len(line) else None
     lost_by = None
     if analysis.losing_move is not None:
         lost_by = move_words(Table.replay(deck, played, rules), analysis.losing_move)
@@ -45,11 +46,14 @@ def context(game: Game, analysis: Analysis, step: int | None, *, players: bool =
         "lost_by": lost_by,
         "step": step,
         "steps": len(line),
-        "next_move": move_words(table, line[step]) if step < len(line) else "",
-        "cards": [_card(table, pos) for pos in range(TABLEAU_SIZE)],
+        "next_move": move_words(table, line[step]) if next_move is not None else "",
+        "cards": [_card(table, pos, next_move) for pos in range(TABLEAU_SIZE)],
         "waste": face(table.waste_top) if table.waste_top is not None else None,
         "wild_on_waste": table.wild_on_waste,
-        "stock": [face(card) for card in table.deck[table.stock_next :]],
+        "stock": [
+            {**face(card), "next": i == 0 and next_move == DRAW}
+            for i, card in enumerate(table.deck[table.stock_next :])
+        ],
         "cleared": table.cleared,
         "try_again": players and analysis.last_winnable is not None,
         # The moves kept would score a second time, so game.play deals the try unscored.
@@ -57,11 +61,12 @@ def context(game: Game, analysis: Analysis, step: int | None, *, players: bool =
     }
 
 
-def _card(table: Table, pos: int) -> dict:
+def _card(table: Table, pos: int, next_move: Move | None) -> dict:
     return {
         "pos": pos,
         "row": ROW_OF[pos],
         "column": grid_column(pos),
         "face": face(table.deck[pos]),
         "taken": table.is_removed(pos),
+        "next": pos == next_move,
     }

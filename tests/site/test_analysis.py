@@ -9,8 +9,9 @@ from django.apps import apps
 from django.test import Client
 
 from game import play
-from game.display import rules_label
+from game.display import face, rules_label
 from game.engine.analysis import analyse
+from game.engine.cards import card_code
 from game.engine.deck import format_deck
 from game.engine.rules import Rules
 from game.engine.state import Table
@@ -90,6 +91,27 @@ def test_the_winning_line_can_be_stepped_through_forwards_and_back(player, lost)
     counts = [sum("taken" in card["class"].split() for card in cards) for cards in taken]
     assert counts[0] <= counts[1] <= counts[2] == 28
     assert "the peaks are cleared" in text(end)
+
+
+def test_each_step_marks_the_card_the_line_plays_next(player, lost):
+    analysis_url = f"/game/{lost.pk}/analysis"
+    player.client.get(analysis_url)
+    line = Analysis.objects.get(game=lost).line
+    assert "draw" in line and any(move != "draw" for move in line)
+
+    k = Analysis.objects.get(game=lost).last_winnable
+    for step, move in [*enumerate(line), (len(line), None)]:
+        page = player.client.get(f"{analysis_url}?step={step}").content
+        marked = [mark.text for mark in elements(page, data_next=True)]
+        table = Table.replay(DECK, [*LINE[:k], *line[:step]])
+        if move is None:
+            assert marked == []
+        elif move == "draw":  # the stock's next card, named in the list of the stock
+            card = face(table.deck[table.stock_next])
+            assert marked == [card["rank"] + card["suit"]]
+        else:
+            cards = elements(page, "span", data_next=True, data_card=card_code(DECK[move]))
+            assert len(marked) == len(cards) == 1
 
 
 def test_try_again_from_the_last_winnable_move(player, lost):
