@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from accounts import claim, records
 from game import play
 from game.owners import Owner
+from game.views import BadInput, answer, shown_table
 from tripeaks_site import limits
 
 GAMES_PER_PAGE = 25
@@ -99,8 +100,12 @@ def continue_game(request, game_id):
 @require_POST
 @login_required
 def replay(request, game_id):
-    play.replay_deal(Owner.of(request), game_id)
-    return redirect("table")
+    try:
+        shown = shown_table(request)
+    except BadInput as error:
+        return render(request, "notice_page.html", {"message": str(error)}, status=400)
+    # Sent twice, the second finds the table it named gone, and the table it shows says so.
+    return answer(request, play.replay_deal(Owner.of(request), game_id, *shown))
 
 
 @require_safe
@@ -111,7 +116,12 @@ def games(request):
         request.GET.get("page")
     )
     lines = [records.line(game, table and table.pk) for game in page]
-    context = {"statistics": records.statistics(request.user), "page": page, "lines": lines}
+    context = {
+        "statistics": records.statistics(request.user),
+        "page": page,
+        "lines": lines,
+        "table": table,
+    }
     return render(request, "accounts/games.html", context)
 
 

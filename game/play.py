@@ -310,19 +310,25 @@ def replay_table(owner: Owner, game_id: int, version: int | None) -> Outcome:
     return leave(owner, game_id, version, None, Kind.REPLAY)
 
 
-def replay_deal(owner: Owner, game_id: int) -> Outcome:
+def replay_deal(
+    owner: Owner, game_id: int, table: int | None = None, version: int | None = None
+) -> Outcome:
     """Play the deal of any of the player's games again; the table is left as by New deal."""
-    return _play_again(owner, _load(owner, game_id), [])
+    return _play_again(owner, _load(owner, game_id), [], table, version)
 
 
-def _play_again(owner: Owner, source: Game, played: list[Move]) -> Outcome:
-    """A game's deal again under its rules, from its first moves `played`. Those moves' points
-    would be made twice: a scored hand taken up again part way is unscored, so that a score
-    cannot be bought back."""
+def _play_again(
+    owner: Owner, source: Game, played: list[Move], table: int | None, version: int | None
+) -> Outcome:
+    """A game's deal again under its rules, from its first moves `played`, leaving the table:
+    the game `table` at `version` as the page asking showed it, if it says (the same request sent
+    twice is then stale, and leaves nothing the first one dealt), else the table as it stands.
+    Those moves' points would be made twice: a scored hand taken up again part way is unscored,
+    so that a score cannot be bought back."""
     scoring = Game.Scoring.NONE if played else source.scoring
-    table = current_game(owner).pk
+    table = current_game(owner).pk if table is None else table
     return leave(
-        owner, table, None, source.deal, Kind.REPLAY, played, rules=source.rules, scoring=scoring
+        owner, table, version, source.deal, Kind.REPLAY, played, rules=source.rules, scoring=scoring
     )
 
 
@@ -357,14 +363,17 @@ def analysis_of_game(row: Game) -> Analysis:
     return stored
 
 
-def try_again_from(owner: Owner, game_id: int, count: int) -> Outcome:
-    """Play a finished game's deal again from its first `count` moves, leaving the table."""
+def try_again_from(
+    owner: Owner, game_id: int, count: int, table: int | None = None, version: int | None = None
+) -> Outcome:
+    """Play a finished game's deal again from its first `count` moves, leaving the table (the game
+    `table` at `version`, if the request says: see _play_again)."""
     source = _load(owner, game_id)
     if source.status == Status.PLAYING:
         raise StillPlaying
     if not 0 <= count <= len(source.moves):
         raise ValueError(f"that game has {len(source.moves)} moves in play, not {count}")
-    return _play_again(owner, source, source.moves[:count])
+    return _play_again(owner, source, source.moves[:count], table, version)
 
 
 def open_daily(owner: Owner, day: date) -> Outcome:

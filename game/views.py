@@ -22,7 +22,7 @@ from game.owners import Owner
 
 FLASH = "flash"
 """Session key: what a plain post did, shown once by the page it redirects to."""
-FLASHED = ("message", "news", "moved", "run_reset", "scored", "left")
+FLASHED = ("message", "news", "moved", "run_reset", "scored", "left", "left_score")
 TOO_MANY_HINTS = "Hints are coming faster than they can be thought out: wait a moment."
 TIPPED = "tipped"
 """Session key: the first-run tip has been shown."""
@@ -208,12 +208,14 @@ def analysis(request, game_id):
     but its player)."""
     try:
         step = _whole_number(request.GET.get("step"), "step")
-        found = play.analysis_of(owner_of_stored(request), game_id)
+        owner = owner_of_stored(request)
+        found = play.analysis_of(owner, game_id)
     except BadInput as error:
         return render(request, "notice_page.html", {"message": str(error)}, status=400)
     except play.StillPlaying:
         return render(request, "game/still_playing.html", status=409)
-    return render(request, "game/analysis.html", review.context(found.game, found, step))
+    context = review.context(found.game, found, step) | {"table": play.current_game(owner)}
+    return render(request, "game/analysis.html", context)
 
 
 @game_action
@@ -221,7 +223,7 @@ def again(request, game_id):
     """Play a finished game's deal again from a move of its analysis."""
     count = _whole_number(request.POST.get("moves"), "moves")
     try:
-        outcome = play.try_again_from(Owner.of(request), game_id, count or 0)
+        outcome = play.try_again_from(Owner.of(request), game_id, count or 0, *shown_table(request))
     except play.StillPlaying:
         raise BadInput("That game is still being played: finish or leave it first.") from None
     except ValueError as error:
@@ -281,6 +283,13 @@ def _fragments(request, outcome, status, typed, controls):
 def version_of(request) -> int | None:
     """The table version the request was made for, if it names one."""
     return _whole_number(request.POST.get("version"), "version")
+
+
+def shown_table(request) -> tuple[int | None, int | None]:
+    """The player's table as the page posting showed it, if it says: its game id and version (a
+    version alone names no table)."""
+    table = _whole_number(request.POST.get("table"), "table")
+    return table, None if table is None else version_of(request)
 
 
 def position_of(request) -> int:

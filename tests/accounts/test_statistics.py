@@ -154,6 +154,36 @@ def test_replay_from_my_games_plays_that_games_rules_and_scoring(alice):
     assert 'data-rules="headstart+wild"' in client.get("/").text
 
 
+def test_replay_from_my_games_sent_twice_deals_once(alice):
+    old = game_of(alice, D, finished=1, deal=42)
+    client = Client()
+    client.force_login(alice)
+    client.get("/")
+    page = client.get("/accounts/games/").content
+    form = element(page, "form", action=f"/accounts/games/{old.pk}/replay")
+    sent = {field["name"]: field["value"] for field in elements(form, "input", type="hidden")}
+    before = Game.objects.count()
+
+    client.post(f"/accounts/games/{old.pk}/replay", sent)
+    fresh = account_game(alice)
+    client.post(f"/accounts/games/{old.pk}/replay", sent)
+
+    assert Game.objects.count() == before + 1 and account_game(alice) == fresh
+    assert fresh.deal.number == 42
+
+
+@pytest.mark.parametrize("table", ["x", "-1", "1" * 19])
+def test_replay_from_my_games_naming_a_table_badly_is_refused(alice, table):
+    old = game_of(alice, D, finished=1, deal=42)
+    client = Client()
+    client.force_login(alice)
+    before = Game.objects.count()
+
+    response = client.post(f"/accounts/games/{old.pk}/replay", {"table": table})
+
+    assert response.status_code == 400 and Game.objects.count() == before
+
+
 def test_my_games_needs_an_account(client, db):
     response = client.get("/accounts/games/")
 

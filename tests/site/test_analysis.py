@@ -18,7 +18,7 @@ from game.engine.state import Table
 from game.models import Analysis, Game, Verdict
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 from tests.engine.test_analysis import lost_lines
-from tests.site.markup import element, elements, text
+from tests.site.markup import element, elements, message, text
 from tests.site.test_moves import kinds
 
 DECK, LINE = next(lost_lines(1))
@@ -74,6 +74,22 @@ def test_an_analysis_records_the_deals_verdict_under_its_rules(player, rules):
     analysis = Analysis.objects.get(game=game)
     assert verdict.result == ("winnable" if analysis.winnable else "unwinnable")
     assert verdict.nodes > 0
+
+
+def test_try_again_sent_twice_deals_once(player, lost):
+    page = player.client.get(f"/game/{lost.pk}/analysis").content
+    form = element(page, "form", action=f"/game/{lost.pk}/again")
+    sent = {field["name"]: field["value"] for field in elements(form, "input", type="hidden")}
+    before = Game.objects.count()
+
+    first = player.client.post(f"/game/{lost.pk}/again", sent)
+    tried = player.game
+    second = player.client.post(f"/game/{lost.pk}/again", sent)
+
+    assert first.status_code == second.status_code == 302
+    assert Game.objects.count() == before + 1 and player.game == tried
+    assert tried.status == Game.Status.PLAYING and tried.moves == LINE[: int(sent["moves"])]
+    assert message(player.client.get("/").content) == play.MOVED_ON
 
 
 def test_the_winning_line_can_be_stepped_through_forwards_and_back(player, lost):
