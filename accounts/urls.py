@@ -19,6 +19,6 @@ urlpatterns = [
     ),
     path("choose/", views.choose, name="choose"),
     path("games/", views.games, name="games"),
-    path("games/<int:game_id>/continue", views.continue_game, name="continue_game"),
-    path("games/<int:game_id>/replay", views.replay, name="replay_deal"),
+    path("games/<game:game_id>/continue", views.continue_game, name="continue_game"),
+    path("games/<game:game_id>/replay", views.replay, name="replay_deal"),
 ]

@@ -1,22 +1,7 @@
-from django.urls import path, register_converter
+from django.urls import path
 
 from game import views
 from game.engine.state import DRAW, UNDO, WILD
-
-
-class GameId:
-    """A game's id: at most 18 digits, so that any id in a URL fits the database's integers."""
-
-    regex = "[0-9]{1,18}"
-
-    def to_python(self, value: str) -> int:
-        return int(value)
-
-    def to_url(self, value: int) -> str:
-        return str(value)
-
-
-register_converter(GameId, "game")
 
 urlpatterns = [
     path("", views.table, name="table"),

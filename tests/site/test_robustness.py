@@ -59,11 +59,14 @@ def test_an_unknown_game_is_a_404(player, htmx):
 
 
 @pytest.mark.parametrize("game_id", ["9" * 19, "1" + "0" * 19, "18446744073709551616"])
-def test_a_game_id_too_large_for_the_database_is_a_404(player, game_id):
+def test_a_game_id_too_large_for_the_database_is_a_404(player, django_user_model, game_id):
     for action in ("draw", "hint", "pause"):
         response = player.client.post(f"/game/{game_id}/{action}", {"version": 0})
 
         assert response.status_code == 404
+    player.client.force_login(django_user_model.objects.create_user("alice"))
+    for action in ("continue", "replay"):  # My games'
+        assert player.client.post(f"/accounts/games/{game_id}/{action}").status_code == 404
 
 
 def test_an_unknown_address_is_a_404_in_the_sites_look_with_the_way_back(client, db):
