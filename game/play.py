@@ -69,6 +69,7 @@ DEAL_WON = "This deal is won: start a new deal or replay it."
 NOT_YOURS = "There is no such game among yours."
 NO_UNDO_WHEN_SCORED = "Undo is off in scored play, so that a score cannot be bought back."
 STANDARD_RULES = "standard"
+DAILY_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 NUMBER_LIKE = re.compile(r"[+-]?[0-9]*[.,]?[0-9]+")
 """What a player types meaning a number, though not a deal number."""
 
@@ -558,10 +559,13 @@ def random_number() -> int:
 def daily_date(text: str) -> date:
     """The date of a daily deal, typed as YYYY-MM-DD, once that day has come (UTC)."""
     try:
+        # Only as the deal's name writes it: fromisoformat alone also reads 20261201 or 2026-W49.
+        if not DAILY_DATE.fullmatch(text):
+            raise ValueError
         day = date.fromisoformat(text)
     except ValueError:
         raise DeckError(
-            f"a daily deal is named by its date, daily YYYY-MM-DD, not {text!r}"
+            f"a daily deal is named by its date, daily YYYY-MM-DD, not {text[:20]!r}"
         ) from None
     if day > datetime.now(UTC).date():
         raise DeckError(f"the daily deal of {day.isoformat()} is not out yet")

@@ -62,6 +62,8 @@ class Rules:
             return cls()
         if not name:
             raise RulesError(f"no rule set named: give {STANDARD_NAME!r} or flags joined by '+'")
+        if len(name) > len("+".join(FLAGS)):  # not repeated back in full, however long
+            raise RulesError(f"no rule set has a name that long: the flags are {', '.join(FLAGS)}")
         flags = name.split("+")
         for flag in flags:
             if flag == STANDARD_NAME:

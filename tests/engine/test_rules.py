@@ -54,3 +54,12 @@ def test_a_bad_name_is_refused_naming_the_problem(name, named):
 def test_an_empty_name_is_refused():
     with pytest.raises(RulesError):
         Rules.from_name("")
+
+
+def test_a_name_longer_than_any_rule_sets_is_refused_without_being_repeated():
+    longest = "+".join(FLAGS)
+    assert Rules.from_name(longest).flags == tuple(FLAGS)
+
+    with pytest.raises(RulesError) as refused:
+        Rules.from_name("x" * 3000)
+    assert "x" * 30 not in str(refused.value)

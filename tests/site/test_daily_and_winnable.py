@@ -159,7 +159,9 @@ def test_a_past_daily_deal_can_be_played_again_by_its_name_but_not_a_future_one(
     assert player.game.deal == today and player.game.daily is None
     refused = player.post("deal", {"deal": f"daily {(TODAY + timedelta(days=1)).isoformat()}"})
     assert refused.status_code == 400 and "not out yet" in message(refused.content)
-    assert player.post("deal", {"deal": "daily yesterday"}).status_code == 400
+    for name in ("yesterday", TODAY.strftime("%Y%m%d"), TODAY.strftime("%G-W%V-%u")):
+        refused = player.post("deal", {"deal": f"daily {name}"})
+        assert refused.status_code == 400 and "YYYY-MM-DD" in message(refused.content)
 
 
 def test_logging_in_keeps_the_accounts_record_of_a_daily_deal_played_on_both(django_user_model):
