@@ -89,6 +89,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # Inside the CSP, so that its page gets the header too.
+    "tripeaks_site.not_allowed.NotAllowedMiddleware",
     # Before anything reads a request's body (each __call__ here runs before any view, and the
     # CSRF check reads forms in its process_view); after the CSP so that its pages get the header.
     "tripeaks_site.request_bodies.RequestBodyMiddleware",

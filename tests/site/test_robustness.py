@@ -19,7 +19,7 @@ from game.models import Game
 from tests.conftest import returning
 from tests.engine.support import CHAIN_DECK
 from tests.site.conftest import HTMX, Player
-from tests.site.markup import element, elements, message
+from tests.site.markup import element, elements, message, text
 
 PAGE_BUDGET = 28 * 1024
 """The first visit's bytes as they travel: the page gzipped, the static files as WhiteNoise serves
@@ -366,3 +366,14 @@ def test_no_template_comment_runs_past_its_line():
         if re.search(r"\{#(?!.*#\})", line)
     ]
     assert unclosed == []
+
+
+@pytest.mark.parametrize("address", ["/accounts/logout/", "/game/1/take", "/healthz"])
+def test_a_method_an_address_does_not_take_gets_a_page_saying_so(player, address):
+    method = "post" if address == "/healthz" else "get"
+
+    response = getattr(player.client, method)(address)
+
+    assert response.status_code == 405 and response["Allow"]
+    assert "Nothing was changed" in message(response.content)
+    assert "Back to the table" in text(response.content)
