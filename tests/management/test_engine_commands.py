@@ -13,10 +13,11 @@ from game.engine.knowledge import view_of
 from game.engine.rules import Rules
 from game.engine.scoring import START, hand_score
 from game.engine.state import DRAW, WILD, Table
-from tests.engine.support import STUCK_DECK, each_rule_set, run_command
+from tests.engine.support import CHAIN_DECK, CHAIN_ORDER, STUCK_DECK, each_rule_set, run_command
 
 DEAL_1 = format_deck(deck_for_number(1, settings.TRIPEAKS_DEAL_KEY))
 STUCK = format_deck(STUCK_DECK)
+CHAIN = format_deck(CHAIN_DECK)
 
 
 def refusal(*args: str, stdin: str = "") -> str:
@@ -68,6 +69,9 @@ def test_hint_reads_the_wild_card_in_the_moves():
         (("--deck", DEAL_1, "--rules", "wild", "--moves", '["wild", "wild"]'), "--moves[1]"),
         (("--deck", DEAL_1, "--rules", "open+open"), "'open'"),
         (("--deck", DEAL_1, "--nodes", "many"), "--nodes"),
+        (("--deck", DEAL_1, "--moves", "[" * 30_000 + "]" * 30_000), "nested"),
+        (("--deck", CHAIN, "--moves", json.dumps([*CHAIN_ORDER, "draw"])), "--moves[28]"),
+        (("--deck", CHAIN, "--moves", json.dumps([*CHAIN_ORDER, "undo"])), "already won"),
         ((), "--deck"),
     ],
 )
@@ -127,3 +131,8 @@ def test_selfplay_scores_each_hand_as_the_site_does(system):
 
 def test_selfplay_refuses_an_unknown_scoring():
     assert "unknown scoring 'vegas'" in refusal("selfplay", "--scoring", "vegas", "--deals", "1")
+
+
+@pytest.mark.parametrize("deals", ["-1", str(2**63)])
+def test_selfplay_refuses_a_count_of_deals_past_the_deal_numbers(deals):
+    assert "--deals" in refusal("selfplay", "--deals", deals, "--nodes", "1000")

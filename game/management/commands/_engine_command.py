@@ -1,5 +1,5 @@
 """What the engine's commands share: one-line errors with exit status 2, the rule set and budget
-options, deck codes on stdin, and JSON lines on stdout (SPEC.md, Commands)."""
+options, deck codes on stdin, and JSON lines on stdout (docs/interfaces.md, Commands)."""
 
 import json
 import math

@@ -15,7 +15,7 @@ class Command(EngineCommand):
     help = "The site's Hint for a position, judged only on the cards the player has seen."
 
     def add_arguments(self, parser):
-        parser.add_argument("--deck", required=True, help="deck code (SPEC.md)")
+        parser.add_argument("--deck", required=True, help="deck code (docs/interfaces.md)")
         parser.add_argument(
             "--moves",
             default="[]",
@@ -32,7 +32,10 @@ class Command(EngineCommand):
         except DeckError as error:
             raise bad_input(f"--deck: {error}") from None
         game = Table(deck, rules)
-        for index, move in enumerate(_parse_moves(options["moves"])):
+        moves = _parse_moves(options["moves"])
+        for index, move in enumerate(moves):
+            if game.won:  # as on the site, where a won deal takes no move, not even an undo
+                raise bad_input(f"--moves[{index}]: the deal is already won")
             try:
                 refusal = game.apply(move)
             except ValueError as error:
@@ -50,6 +53,8 @@ def _parse_moves(text: str) -> list:
         moves = json.loads(text)
     except json.JSONDecodeError as error:
         raise bad_input(f"--moves is not valid JSON: {error}") from None
+    except RecursionError:
+        raise bad_input("--moves is nested too deeply: it is a flat list of moves") from None
     if not isinstance(moves, list):
         raise bad_input("--moves must be a JSON list")
     for index, move in enumerate(moves):

@@ -6,11 +6,18 @@ score; for classic, also how often quitting early (leaving the hand at its best 
 have kept more than playing it out."""
 
 import statistics
+from collections.abc import Iterable
 from itertools import accumulate
 
 from django.conf import settings
 
-from game.engine.deck import DeckError, deck_for_number, format_deck, parse_deck
+from game.engine.deck import (
+    MAX_DEAL_NUMBER,
+    DeckError,
+    deck_for_number,
+    format_deck,
+    parse_deck,
+)
 from game.engine.hint import play_by_hints
 from game.engine.scoring import CLASSIC, NONE, START, ScoringError, steps, system_named
 
@@ -33,12 +40,12 @@ class Command(EngineCommand):
         hint_options = self.hint_options(options)
         rules = self.rules_option(options)
         system = self.scoring_option(options)
-        decks = self.decks(options)
-        won = hints = 0
+        won = hints = played = 0
         hint_ms = 0.0
         scores, quitting_paid = [], 0
-        for deck in decks:
+        for deck in self.decks(options):
             game, times = play_by_hints(deck, rules, **hint_options)
+            played += 1
             won += game.won
             hints += len(times)
             hint_ms += sum(times)
@@ -54,15 +61,15 @@ class Command(EngineCommand):
                 line |= {"score": score, "best_moment": best}
             self.emit(line | {"moves": game.moves})
         summary = {
-            "deals": len(decks),
+            "deals": played,
             "won": won,
-            "win_rate": won / len(decks) if decks else 0.0,
+            "win_rate": won / played if played else 0.0,
             "ms_per_hint": round(hint_ms / hints, 2) if hints else 0.0,
         }
         if system:
             summary["mean_score"] = round(statistics.fmean(scores), 2) if scores else 0.0
             if system == CLASSIC:
-                summary["quitting_early_paid"] = quitting_paid / len(decks) if decks else 0.0
+                summary["quitting_early_paid"] = quitting_paid / played if played else 0.0
         self.emit({"summary": summary})
 
     def scoring_option(self, options) -> str | None:
@@ -74,13 +81,15 @@ class Command(EngineCommand):
             raise bad_input(str(error)) from None
         return None if system == NONE else system
 
-    def decks(self, options) -> list[tuple[int, ...]]:
+    def decks(self, options) -> Iterable[tuple[int, ...]]:
+        """The decks to play: dealt one by one as they are played, or read whole from stdin
+        first, so that a bad line is refused before any is played."""
         deals = options["deals"]
         if deals is not None:
-            if deals < 0:
-                raise bad_input("--deals must not be negative")
+            if not 0 <= deals <= MAX_DEAL_NUMBER:
+                raise bad_input(f"--deals must be a deal count from 0 to {MAX_DEAL_NUMBER}")
             key = settings.TRIPEAKS_DEAL_KEY
-            return [deck_for_number(number, key) for number in range(1, deals + 1)]
+            return (deck_for_number(number, key) for number in range(1, deals + 1))
         decks = []
         for line_number, line in self.input_lines(options):
             try:

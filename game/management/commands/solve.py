@@ -13,7 +13,9 @@ class Command(EngineCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("decks", nargs="*", metavar="DECK", help="deck codes (SPEC.md)")
+        parser.add_argument(
+            "decks", nargs="*", metavar="DECK", help="deck codes (docs/interfaces.md)"
+        )
         parser.add_argument(
             "--budget-ms", type=float, help="clock bound per deck in ms (default: none)"
         )
