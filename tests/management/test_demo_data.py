@@ -1,12 +1,14 @@
 """make_demo_data: made-up play that stays true to the rules and to what counts as played."""
 
 import importlib
+import io
 from datetime import timedelta
 
 import pytest
 from django.apps import apps
 from django.core.cache import cache
 from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.utils import timezone
 
 from game import stats
@@ -99,10 +101,30 @@ def test_the_migration_marks_untouched_left_games_skipped(db):
 
 def test_a_second_run_keeps_one_daily_record_per_player_and_day(demo):
     first = set(demo.exclude(daily=None).values_list("owner", "daily", "deal"))
+    records_before = demo.exclude(daily=None).count()
+    said = io.StringIO()
 
-    call_command("make_demo_data", **DEMO | {"games": 10, "logged": 0, "seed": 4})
+    call_command("make_demo_data", **DEMO | {"games": 10, "logged": 0, "seed": 4}, stdout=said)
+
+    added = demo.exclude(daily=None).count() - records_before
+    assert f"and {added} daily deal records" in said.getvalue()
 
     assert set(demo.exclude(daily=None).values_list("owner", "daily", "deal")) >= first
     assert demo.exclude(daily=None).count() == len(
         set(demo.exclude(daily=None).values_list("owner", "daily"))
     )
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [("games", 0), ("deals", 10**20), ("days", 1_000_000), ("daily_days", -1), ("players", -1)],
+)
+def test_a_count_out_of_range_is_refused_naming_its_option(db, option, value):
+    games = Game.objects.count()
+
+    with pytest.raises(CommandError) as refused:
+        call_command("make_demo_data", **DEMO | {option: value})
+
+    assert refused.value.returncode == 2
+    assert str(refused.value).startswith("--" + option.replace("_", "-"))
+    assert Game.objects.count() == games

@@ -42,11 +42,22 @@ DAILY_SHARE = 0.5
 """Share of the demo players with a record of a given day's daily deal."""
 
 
+RANGES = {
+    "games": (1, 10_000_000),
+    "deals": (1, 1_000_000),
+    "days": (1, 3_650),
+    "players": (0, 100_000),
+    "logged": (0, 10_000_000),
+    "daily_days": (0, 3_650),
+}
+"""What each option may be: enough for any demonstration, and dates within the calendar."""
+
+
 class Command(BaseCommand):
     help = __doc__.splitlines()[0]
 
     def add_arguments(self, parser):
-        parser.add_argument("--games", type=int, default=100_000)
+        parser.add_argument("--games", type=int, default=100_000, help="games to make")
         parser.add_argument("--deals", type=int, default=3_000, help="deal numbers 1..N")
         parser.add_argument("--days", type=int, default=90, help="spread games over these days")
         parser.add_argument("--players", type=int, default=300, help="demo user accounts")
@@ -54,11 +65,17 @@ class Command(BaseCommand):
         parser.add_argument(
             "--daily-days", type=int, default=30, help="days with daily deal records"
         )
-        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--seed", type=int, default=1, help="the same seed, the same data")
 
     def handle(self, *args, games, deals, days, players, logged, daily_days, seed, **options):
-        if min(games, deals, days) < 1 or min(players, logged, daily_days) < 0:
-            raise CommandError("--games, --deals and --days must be positive, the rest >= 0")
+        given = {"games": games, "deals": deals, "days": days, "players": players}
+        given |= {"logged": logged, "daily_days": daily_days}
+        for name, value in given.items():
+            low, high = RANGES[name]
+            if not low <= value <= high:
+                option = "--" + name.replace("_", "-")
+                raise CommandError(f"{option} must be from {low} to {high:,}", returncode=2)
+        dailies_before = Game.objects.filter(daily__isnull=False).count()
         rng = random.Random(seed)
         with transaction.atomic():
             deal_ids = _demo_deals(deals)
@@ -81,10 +98,11 @@ class Command(BaseCommand):
         # guesses a few hundred games and sorts 100,000 on disk to count them by day.
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE")
+        added_dailies = Game.objects.filter(daily__isnull=False).count() - dailies_before
         self.stdout.write(
             f"Made {games} games ({min(logged, games)} with a log) "
             f"of {deals} deals by {players} players and anonymous visitors, "
-            f"and {len(dailies)} daily deal records over {daily_days} days."
+            f"and {added_dailies} daily deal records over {daily_days} days."
         )
 
 
