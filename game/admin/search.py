@@ -2,7 +2,8 @@ from game.engine.deck import MAX_DEAL_NUMBER
 
 
 class DealNumberSearch:
-    """A search term of digits finds a deal by number; anything else goes to search_fields.
+    """A search term of digits (or "deal" and digits) finds a deal by number; anything else goes
+    to search_fields.
 
     Card codes contain digits too (2-9), so searching codes for "7" would match nearly every
     deal; staff who type a number mean the deal number."""
@@ -10,7 +11,8 @@ class DealNumberSearch:
     deal_number_lookup = "number"
 
     def get_search_results(self, request, queryset, search_term):
-        term = search_term.strip()
+        # "deal 77" as the table and the analysis name a deal.
+        term = search_term.strip().removeprefix("deal ").strip()
         # ASCII digits only: str.isdigit also takes "²" and the like, which int() refuses.
         if term.isascii() and term.isdigit():
             number = int(term)

@@ -1,3 +1,5 @@
+import pytest
+
 from game.engine.solver import solve
 from game.models import Action, Deal, Game, Verdict
 from tests.site.markup import elements, read
@@ -75,8 +77,9 @@ def test_the_log_is_read_only(staff_client, logged_game):
     assert logged_game.actions.get(pk=action.pk).kind == action.kind
 
 
-def test_deals_are_searched_by_number(staff_client, played):
-    [deal] = changelist(staff_client.get("/admin/game/deal/", {"q": "2"}).content.decode())
+@pytest.mark.parametrize("term", ["2", "deal 2"])
+def test_deals_are_searched_by_number(staff_client, played, term):
+    [deal] = changelist(staff_client.get("/admin/game/deal/", {"q": term}).content.decode())
 
     # Deal 2 has three games, of which two were played (the third was left untouched).
     assert deal["identifier"].text == "2"

@@ -113,6 +113,7 @@ def test_an_empty_site_has_a_page_too(staff_client, db):
     html = page(staff_client)
 
     assert text_of(html, "data-played") == "0"
+    assert text_of(html, "data-win-rate") == "–", "no win rate of nothing played"
     assert text_of(html, "data-avg-time") == "– won games –"
     assert text_of(html, "data-avg-moves") == "– won games –"
     assert "No games yet." in html and "No card taken yet." in html
