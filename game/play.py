@@ -686,13 +686,15 @@ def _kind_of(action: Move) -> str:
 
 def _news(table: Table, action: Move, run_before: int) -> str:
     """The live region's sentence after a take, a draw or the wild card."""
+    top = None if action == WILD else card_label(table.waste_top)
     if action == WILD:
-        return "Laid the wild card on the waste: any card fits onto it."
-    top = card_label(table.waste_top)
-    if action == DRAW:
+        news = "Laid the wild card on the waste: any card fits onto it."
+    elif action == DRAW:
         reset = f" Run reset from {run_before} to 0." if run_before else ""
-        return f"Drew the {top}.{reset} {table.stock_count} left in the stock."
-    if table.won:
+        news = f"Drew the {top}.{reset} {table.stock_count} left in the stock."
+    elif table.won:
         return f"Took the {top}. All 28 cleared: the deal is won!"
-    news = f"Took the {top}. Cleared {table.cleared} of 28, run {table.run}."
+    else:
+        news = f"Took the {top}. Cleared {table.cleared} of 28, run {table.run}."
+    # However it came, a dead end is said: the panel that shows it is not read out.
     return news + (" No legal move is left." if table.dead_end else "")

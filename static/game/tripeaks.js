@@ -113,7 +113,7 @@
   const focusKeyOf = (element) => (element && element !== document.body ? element.id || element.dataset.action : null);
   let focusKey = null;
   // Focus follows a hint to the move it marks, for Enter to play, unless it moved meanwhile.
-  let hintAskedFrom, hintAskedFor;
+  let hintAskedFrom, hintAskedFor, panelWasShown;
   document.addEventListener("htmx:beforeRequest", (event) => {
     if (!event.detail.requestConfig.path.endsWith("/hint")) return;
     hintAskedFrom = focusKeyOf(document.activeElement);
@@ -135,16 +135,19 @@
       detail.shouldSwap = false;
     }
     focusKey = focusKeyOf(document.activeElement);
+    panelWasShown = !$("#panel[hidden]");
   });
 
-  // Focus lands somewhere sensible: where it was, else the result panel, a playable card or the stock.
+  // Focus lands somewhere sensible: on the result panel of a deal just ended, else where it was,
+  // else on the panel, a playable card or the stock.
   document.addEventListener("htmx:afterSwap", (event) => {
     readClock();
     const hinted = event.detail.requestConfig?.path.endsWith("/hint") && focusKey === hintAskedFrom && $("[data-hint]");
     if (hinted) return hinted.focus();
+    const panel = $("#panel:not([hidden]):not(.collapsed) h2");
+    if (panel && !panelWasShown) return panel.focus();
     const active = document.activeElement;
     if (active && active !== document.body && document.contains(active)) return;
-    const panel = $("#panel:not([hidden]):not(.collapsed) h2");
     const previous = focusKey && (document.getElementById(focusKey) || $(`[data-action="${focusKey}"]`));
     (previous || panel || freeCards()[0] || $("#stock"))?.focus();
   });

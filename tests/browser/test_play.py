@@ -233,10 +233,13 @@ def test_the_stock_empties_greys_out_and_the_dead_end_panel_appears(table):
     )
     panel = table.locator("#panel")
     expect(panel.locator("h2")).to_have_text("No legal move")
+    expect(panel.locator("h2")).to_be_focused()  # not the stock, now empty and under the panel
     screenshot(table, "dead-end")
-    # The panel folds away to show the table where the deal ended, as a won one does.
+    # The panel folds away to show the table where the deal ended, as a won one does, its way
+    # back ringed as on the felt.
     panel.get_by_text("See the board").click()
     expect(panel.get_by_text("Show the result")).to_be_focused()
+    assert focus_ring_contrast(panel.get_by_text("Show the result"), "html") >= 3
     assert unreachable(table, ["#pile .note", "[data-waste]", "#c27"]) == []
     panel.get_by_text("Show the result").click()
     expect(panel.locator("h2")).to_be_focused()

@@ -15,7 +15,7 @@ from game.engine.state import (
 from game.models import Action, Game
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 from tests.site.decks import DEAD_END_DECK
-from tests.site.markup import actions, card, element, elements, message
+from tests.site.markup import actions, card, element, elements, message, text
 
 
 def kinds(game):
@@ -257,6 +257,8 @@ def test_a_dead_end_offers_undo_replay_and_new_deal_and_undo_leaves_it(player):
     panel = shown_panel(html)
     assert "No legal move" in panel.text
     assert {"undo", "replay", "new"} <= actions(panel)
+    # Said to a screen reader as well: the last draw's news ends with it.
+    assert text(element(html, id="notice")).endswith("No legal move is left.")
 
     player.post("undo")
 
