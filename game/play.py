@@ -218,7 +218,8 @@ def hint(owner: Owner, game_id: int, version: int | None) -> Outcome:
             raise Stale
         row.hint_count += 1
         entries = [*_resume_clock(row), (Kind.HINT, {**detail, "version": asked_at})]
-        return Outcome(row, table, news=found.reason, hint=found), entries
+        # No news: the hint bar, a live region of its own, says it.
+        return Outcome(row, table, hint=found), entries
 
     return apply_with_retry(owner, game_id, log_hint, first=row)
 

@@ -146,6 +146,9 @@
     if (hinted) return hinted.focus();
     const panel = $("#panel:not([hidden]):not(.collapsed) h2");
     if (panel && !panelWasShown) return panel.focus();
+    // A deal dealt from the form (its field emptied; a refused one keeps its text) is played on.
+    const form = event.detail.requestConfig?.path.endsWith("/deal") && $("[data-deal-form] input[name=deal]");
+    if (form && !form.value) return (freeCards()[0] || $("#stock"))?.focus();
     const active = document.activeElement;
     if (active && active !== document.body && document.contains(active)) return;
     const previous = focusKey && (document.getElementById(focusKey) || $(`[data-action="${focusKey}"]`));
@@ -177,8 +180,11 @@
     arrowleft: () => moveFocus(-1),
     arrowup: () => moveFocus(-1),
     escape: () => {
+      // Focus in the bar (a proven loss's exits) goes back to the Hint button it came from.
+      const inBar = $("#hint-slot").contains(document.activeElement);
       closeHint();
       $("#tip").hidden = true;
+      if (inBar) $("#controls [data-action=hint]").focus();
     },
   };
   document.addEventListener("keydown", (event) => {

@@ -268,9 +268,23 @@ def test_the_unsolvable_verdict_stays_in_the_hint_bar_with_four_exits(table):
         expect(verdict.locator(f"[data-action={action}]")).to_have_count(1)
     screenshot(table, "verdict")
     assert focus_ring_contrast(verdict.locator("[data-action=undo]"), ".bar") >= 3
+    table.keyboard.press("Escape")  # focus was in the bar: it goes back to the Hint button
+    expect(table.locator("#controls [data-action=hint]")).to_be_focused()
+    table.locator("#controls [data-action=hint]").click()
     verdict.locator("[data-action=undo]").click()
     expect(table.locator("#status")).to_have_attribute("data-cleared", "24")
     expect(table.locator("#hint-slot [data-verdict]")).to_have_count(0)
+
+
+def test_a_deal_dealt_from_the_form_is_played_on_from_the_keyboard(table):
+    field = table.locator("[data-deal-form] input[name=deal]")
+    field.fill(format_deck(CHAIN_DECK))
+    with table.expect_response("**/deal"):
+        field.press("Enter")
+
+    expect(table.locator('[data-pos="18"]')).to_be_focused()  # the one card that fits
+    table.keyboard.press("Enter")
+    expect(table.locator("#status")).to_have_attribute("data-cleared", "1")
 
 
 def test_the_hint_shows_checking_and_taps_go_on_meanwhile(table):

@@ -16,7 +16,7 @@ from game.engine.deck import deck_for_number
 from game.models import Action, Game
 from tests.engine.support import CHAIN_DECK
 from tests.site.decks import DEAD_END_DECK, KNOWN_LOSS_DECK, KNOWN_LOSS_ORDER
-from tests.site.markup import actions, card, element, elements, message
+from tests.site.markup import actions, card, element, elements, message, text
 
 
 def status(html) -> str:
@@ -129,6 +129,9 @@ def test_a_hint_marks_a_card_and_is_logged(player):
     html = response.content
     assert element(html, id="hint-slot").has("hx-swap-oob")
     assert hinted(html) == [card(html, 18)]
+    # Said once, by the hint bar's live region: the notice's, the moves' news, says nothing.
+    reason = text(element(html, id="hint-slot"))
+    assert reason.startswith("Take the ace of clubs") and not text(element(html, id="notice"))
     ace = card(html, 18)
     assert (ace["data-card"], ace["aria-label"]) == ("AC", "ace of clubs")
     assert ace.has("data-free")
