@@ -20,9 +20,11 @@ from .view_only import ViewOnly
 
 @admin.register(Game)
 class GameAdmin(DealNumberSearch, ViewOnly, admin.ModelAdmin):
+    # The list's order (newest first) and what a game came to lead, the rest after: beside the
+    # sidebar and the filters, a laptop's screen shows the first eight or so.
     list_display = [
-        "id", "deal_link", "player", "rules", "scoring", "score", "status", "cleared",
-        "longest_run", "move_count", "active_time", "hint_count", "undo_count", "started_at",
+        "id", "started_at", "deal_link", "player", "status", "cleared", "rules", "scoring",
+        "score", "active_time", "move_count", "longest_run", "hint_count", "undo_count",
     ]  # fmt: skip
     list_filter = ["status", "rules", "scoring", "started_at", GameVerdictFilter]
     list_select_related = ["deal", "owner"]

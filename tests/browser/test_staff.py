@@ -76,3 +76,13 @@ def test_a_deals_page_shows_its_whole_deck_code_on_a_phone_and_a_desktop(new_dev
         # Wrapped within its box, where it ran past the box's edge and was cut there.
         assert code.evaluate("field => field.scrollWidth <= field.clientWidth"), viewport
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+
+
+def test_the_games_list_shows_its_order_and_what_each_came_to_on_a_laptop(new_device):
+    Game.objects.create(deal=Deal.for_number(7), status=Game.Status.WON, cleared=28, move_count=40)
+    page = staff_on(new_device, DESKTOP, "/admin/game/game/")
+
+    results = page.locator("#changelist .results").bounding_box()
+    for column in ("started_at", "status", "cleared"):
+        heading = page.locator(f"th.column-{column}").bounding_box()
+        assert heading["x"] + heading["width"] <= results["x"] + results["width"], column
