@@ -149,10 +149,13 @@
     // A deal dealt from the form (its field emptied; a refused one keeps its text) is played on.
     const form = event.detail.requestConfig?.path.endsWith("/deal") && $("[data-deal-form] input[name=deal]");
     if (form && !form.value) return (freeCards()[0] || $("#stock"))?.focus();
+    // A card in the same place (another after a new deal, a face-down one after an undo) keeps
+    // focus only if it can be played.
+    const kept = (element) => element && (!element.closest("#table") || element.matches("[data-free]"));
     const active = document.activeElement;
-    if (active && active !== document.body && document.contains(active)) return;
+    if (active !== document.body && document.contains(active) && kept(active)) return;
     const previous = focusKey && (document.getElementById(focusKey) || $(`[data-action="${focusKey}"]`));
-    (previous || panel || freeCards()[0] || $("#stock"))?.focus();
+    ((kept(previous) && previous) || panel || freeCards()[0] || $("#stock"))?.focus();
   });
 
   const closeHint = () => {

@@ -160,6 +160,19 @@ def test_keyboard_only_play(table):
     expect(status).to_contain_text("deal ")
 
 
+def test_after_an_undo_focus_is_on_a_card_that_can_be_played(table):
+    start_deal(table, CHAIN_DECK)
+    table.keyboard.press("ArrowRight")
+    table.keyboard.press("Enter")
+    expect(table.locator('[data-pos="19"]')).to_be_focused()
+
+    table.keyboard.press("u")
+
+    expect(table.locator("#status")).to_have_attribute("data-cleared", "0")
+    # The 2 it was on fits the waste's king no more: focus goes to the ace that does.
+    expect(table.locator('[data-pos="18"]')).to_be_focused()
+
+
 def test_tab_reaches_the_cards_that_can_be_taken_and_then_the_stock(table):
     start_deal(table, CHAIN_DECK)
     table.locator("nav.account a").last.focus()
