@@ -32,6 +32,7 @@ from game.engine.analysis import analyse
 from game.engine.cards import card_label
 from game.engine.daily import candidates as daily_candidates
 from game.engine.deck import MAX_DEAL_NUMBER, DeckError
+from game.engine.geometry import COVERS
 from game.engine.hint import Hint, recommend
 from game.engine.knowledge import view_of
 from game.engine.rules import Rules
@@ -491,15 +492,13 @@ def _make_move(
     if refusal:
         return Outcome(row, table, message=refusal), []
     entries = _resume_clock(row)
-    outcome = Outcome(row, table, moved=_kind_of(action))
+    outcome = Outcome(row, table, moved=_kind_of(action), news=_news(table, action, run_before))
     if action == UNDO:
         row.undo_count += 1
         entries.append((Kind.UNDO, None))
-        outcome.news = "Move undone."
     else:
         row.move_count += 1
         entries.append((Kind.TAKE, action) if isinstance(action, int) else (action, None))
-        outcome.news = _news(table, action, run_before)
         if action == DRAW:
             outcome.run_reset = run_before
         if row.scoring != Game.Scoring.NONE:
@@ -686,16 +685,29 @@ def _kind_of(action: Move) -> str:
 
 
 def _news(table: Table, action: Move, run_before: int) -> str:
-    """The live region's sentence after a take, a draw or the wild card."""
-    top = None if action == WILD else card_label(table.waste_top)
+    """The live region's sentence after a move: what it did and what the table shows now, as
+    the eye takes it in."""
+    if action == UNDO:
+        return f"Move undone. The waste shows {_waste_words(table)}."
     if action == WILD:
         news = "Laid the wild card on the waste: any card fits onto it."
     elif action == DRAW:
         reset = f" Run reset from {run_before} to 0." if run_before else ""
-        news = f"Drew the {top}.{reset} {table.stock_count} left in the stock."
+        news = f"Drew {_waste_words(table)}.{reset} {table.stock_count} left in the stock."
     elif table.won:
-        return f"Took the {top}. All 28 cleared: the deal is won!"
+        return f"Took {_waste_words(table)}. All 28 cleared: the deal is won!"
     else:
-        news = f"Took the {top}. Cleared {table.cleared} of 28, run {table.run}."
+        opened = [card_label(table.deck[up]) for up in COVERS[action] if table.is_uncovered(up)]
+        verb = "Freed" if table.rules.open_peaks else "Turned over"
+        turned = f" {verb} the {' and the '.join(opened)}." if opened else ""
+        news = (
+            f"Took {_waste_words(table)}.{turned} Cleared {table.cleared} of 28, run {table.run}."
+        )
     # However it came, a dead end is said: the panel that shows it is not read out.
     return news + (" No legal move is left." if table.dead_end else "")
+
+
+def _waste_words(table: Table) -> str:
+    if table.wild_on_waste:
+        return "the wild card"
+    return "nothing" if table.waste_top is None else f"the {card_label(table.waste_top)}"

@@ -3,6 +3,7 @@
 import pytest
 
 from game import play
+from game.engine.cards import card_label
 from game.engine.deck import format_deck
 from game.engine.state import (
     ALREADY_TAKEN,
@@ -244,6 +245,19 @@ def test_after_a_win_moves_and_undo_are_refused(player):
 
     assert message(html) == play.DEAL_WON
     assert player.game.moves == CHAIN_ORDER
+
+
+def test_each_move_is_said_with_what_it_shows(player):
+    """What a screen reader hears: the move, the cards it turned over, the waste after an undo."""
+    player.start(CHAIN_DECK)
+    player.take(18)
+
+    took = text(element(player.take(19).content, id="notice"))
+    undone = text(element(player.post("undo").content, id="notice"))
+
+    turned = card_label(CHAIN_DECK[9])  # held down by the ace and the 2 alone
+    assert took.startswith(f"Took the 2 of clubs. Turned over the {turned}.")
+    assert undone == "Move undone. The waste shows the ace of clubs."
 
 
 def test_a_dead_end_offers_undo_replay_and_new_deal_and_undo_leaves_it(player):
