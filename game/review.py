@@ -55,6 +55,7 @@ def context(game: Game, analysis: Analysis, step: int | None, *, players: bool =
             for i, card in enumerate(table.deck[table.stock_next :])
         ],
         "cleared": table.cleared,
+        "players": players,
         "try_again": players and analysis.last_winnable is not None,
         # The moves kept would score a second time, so game.play deals the try unscored.
         "again_unscored": start > 0 and game.scoring != Game.Scoring.NONE,

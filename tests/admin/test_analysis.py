@@ -11,7 +11,7 @@ from game.engine.deck import format_deck
 from game.engine.state import Table
 from game.models import Deal, Game
 from tests.engine.test_analysis import lost_lines
-from tests.site.markup import element
+from tests.site.markup import element, elements, text
 
 DECK, LINE = next(lost_lines(1))
 
@@ -41,6 +41,10 @@ def test_staff_follow_the_game_page_to_its_analysis(staff_client, db):
     line = json.loads(page["data-line"])
     assert Table.replay(DECK, [*LINE[: expected.last_winnable], *line]).won
     assert element(staff_client.get(f"{link}?step=1").content, data_step=True)["data-step"] == "1"
+    # Written for staff: of the player, and back to the game's page.
+    assert "After the player's first" in text(response.content)
+    links = [a["href"] for a in elements(response.content, "a") if text(a) == "Back to the game"]
+    assert links == [f"/admin/game/game/{game.pk}/change/"]
 
 
 def test_a_game_still_being_played_has_no_analysis_yet(staff_client, db):
