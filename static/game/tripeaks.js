@@ -113,11 +113,21 @@
   const focusKeyOf = (element) => (element && element !== document.body ? element.id || element.dataset.action : null);
   let focusKey = null;
   // Focus follows a hint to the move it marks, for Enter to play, unless it moved meanwhile.
-  let hintAskedFrom, hintAskedFor, panelWasShown;
+  let hintAskedFrom, hintAskedFor, panelWasShown, enterAwaitsHint;
   document.addEventListener("htmx:beforeRequest", (event) => {
     if (!event.detail.requestConfig.path.endsWith("/hint")) return;
     hintAskedFrom = focusKeyOf(document.activeElement);
     hintAskedFor = $("#table")?.dataset.table;
+  });
+  // Once the hint's answer is in place (its forms ready to send), an Enter that waited for it
+  // plays the move it marked and focused; a hint dropped or refused plays nothing.
+  document.addEventListener("htmx:afterSettle", (event) => {
+    if (!enterAwaitsHint || !event.detail.requestConfig?.path.endsWith("/hint")) return;
+    enterAwaitsHint = false;
+    if (document.activeElement?.matches("[data-hint]")) document.activeElement.click();
+  });
+  document.addEventListener("htmx:afterRequest", (event) => {
+    if (event.detail.requestConfig.path.endsWith("/hint")) enterAwaitsHint = false;
   });
   document.addEventListener("htmx:beforeSwap", (event) => {
     const detail = event.detail;
@@ -193,6 +203,14 @@
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (event.target.closest("input, textarea, select")) return;
+    // H then Enter plays the hint, however long it is thought out: an Enter (or Space) before it
+    // lands, focus still where it was asked from, waits for it.
+    const thinking = $("#checking.htmx-request") && focusKeyOf(document.activeElement) === hintAskedFrom;
+    if ((event.key === "Enter" || event.key === " ") && thinking) {
+      event.preventDefault();
+      enterAwaitsHint = true;
+      return;
+    }
     const action = keys[event.key.toLowerCase()];
     if (!action) return;
     event.preventDefault();

@@ -300,6 +300,22 @@ def test_a_deal_dealt_from_the_form_is_played_on_from_the_keyboard(table):
     expect(table.locator("#status")).to_have_attribute("data-cleared", "1")
 
 
+def test_enter_pressed_while_a_hint_is_thought_out_plays_the_hinted_move(table):
+    start_deal(table, CHAIN_DECK)
+    held = []
+    table.route("**/hint", lambda route: held.append(route))
+    table.locator("#stock").focus()
+    table.keyboard.press("h")
+    expect(table.locator("#checking")).to_be_visible()
+
+    table.keyboard.press("Enter")  # before the hint has landed: not a draw on the focused stock
+    first_held(table, held).continue_()
+    table.unroute("**/hint")
+
+    expect(table.locator("#status")).to_have_attribute("data-cleared", "1")  # the hinted ace
+    expect(table.locator("#stock")).to_have_attribute("data-stock", "23")
+
+
 def test_the_hint_shows_checking_and_taps_go_on_meanwhile(table):
     start_deal(table, CHAIN_DECK)
     held = []
