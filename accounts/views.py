@@ -42,6 +42,12 @@ class LoginView(auth_views.LoginView):
             return redirect("choose")
         return redirect(self.get_success_url())
 
+    def form_invalid(self, form):
+        # The name stays filled in; the password, emptied, is what to type again.
+        form.fields["username"].widget.attrs.pop("autofocus", None)
+        form.fields["password"].widget.attrs["autofocus"] = True
+        return super().form_invalid(form)
+
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @limits.per_address("signup")

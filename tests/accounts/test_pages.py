@@ -87,6 +87,11 @@ def test_a_failed_login_does_not_say_which_part_was_wrong(client, alice):
     message = "Please enter a correct username and password."
     assert message in wrong_password and message in unknown_user
     assert "does not exist" not in unknown_user and "no such" not in unknown_user.lower()
+    # The name is given back; the password field, emptied, is where typing goes on.
+    assert element(wrong_password, "input", name="username")["value"] == "alice"
+    assert element(wrong_password, "input", name="password").has("autofocus")
+    assert not element(wrong_password, "input", name="username").has("autofocus")
+    assert element(client.get("/accounts/login/").text, "input", name="username").has("autofocus")
 
 
 def test_login_returns_to_the_page_asked_for(client, alice):
