@@ -43,6 +43,12 @@ class DealAdmin(DealNumberSearch, admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return False  # Games hold their deal; a verdict, once solved, is kept.
 
+    def changelist_view(self, request, extra_context=None):
+        # Titled as a list for reading, which it is but for the verdict action.
+        return super().changelist_view(
+            request, {"title": "Select deal to view", **(extra_context or {})}
+        )
+
     @admin.display(ordering="plays", description="played")
     def games_played(self, deal):
         # The played games the count counts (not a deal left untouched or still in progress).

@@ -145,6 +145,7 @@ def test_a_deal_is_read_not_changed_or_deleted_while_its_verdict_can_be_computed
     assert Deal.objects.filter(pk=deal.pk).exists()
     listed = staff_client.get("/admin/game/deal/").content.decode()
     assert elements(listed, "option", value="compute_verdict")
+    assert "Select deal to view" in listed and "to change" not in listed
 
 
 def test_games_are_filtered_by_the_verdict_under_their_own_rules(staff_client, played):
