@@ -12,7 +12,9 @@ from django.contrib.auth.forms import UserCreationForm, UsernameField
 from django.contrib.auth.signals import user_login_failed
 from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.decorators import method_decorator
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts import claim, records
@@ -39,7 +41,9 @@ class LoginView(auth_views.LoginView):
 
     def form_valid(self, form):
         if claim.log_in(self.request, form.get_user()):
-            return redirect("choose")
+            # Which deal to continue is asked first; the page asked for (if any) comes after.
+            asked = self.get_redirect_url()
+            return redirect(reverse("choose") + (f"?{urlencode({'next': asked})}" if asked else ""))
         return redirect(self.get_success_url())
 
     def form_invalid(self, form):
@@ -91,16 +95,27 @@ def choose(request):
     if not games:
         return redirect("table")
     here, theirs = (records.line(game, None) for game in games)
-    return render(request, "accounts/choose.html", {"here": here, "theirs": theirs})
+    context = {"here": here, "theirs": theirs, "next": page_asked_for(request, request.GET)}
+    return render(request, "accounts/choose.html", context)
 
 
 @require_POST
 @login_required
 def continue_game(request, game_id):
-    """Continue one of the player's unfinished games; the table it replaces is set aside."""
+    """Continue one of the player's unfinished games; the table it replaces is set aside. Then
+    the table, or the page the login that asked which deal to continue was for."""
     play.continue_game(Owner.of(request), game_id, unfinished=True)
     claim.chosen(request)
-    return redirect("table")
+    return redirect(page_asked_for(request, request.POST) or "table")
+
+
+def page_asked_for(request, data) -> str:
+    """The `next` page in `data`, if it is one of the site's; else none."""
+    asked = data.get("next", "")
+    safe = url_has_allowed_host_and_scheme(
+        asked, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return asked if safe else ""
 
 
 @require_POST

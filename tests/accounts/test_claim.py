@@ -10,6 +10,7 @@ from game import play
 from game.engine.deck import format_deck
 from game.models import Game
 from tests.accounts.conftest import (
+    PASSWORD,
     account_game,
     act,
     anonymous_game,
@@ -18,6 +19,7 @@ from tests.accounts.conftest import (
     start,
 )
 from tests.engine.support import CHAIN_DECK
+from tests.site.markup import element, elements
 
 CHAIN = format_deck(CHAIN_DECK)
 
@@ -113,6 +115,22 @@ def _both_in_progress(client, alice):
     act(desktop, theirs, "draw")
     here = play_anonymously(client)
     return here, theirs
+
+
+def test_the_page_a_login_was_for_comes_after_the_choice(client, alice):
+    here, theirs = _both_in_progress(client, alice)
+    login = {"username": "alice", "password": PASSWORD}
+
+    asked = client.post("/accounts/login/?next=/accounts/games/", login)["Location"]
+    page = client.get(asked).content
+    form = element(page, "form", action=f"/accounts/games/{here.pk}/continue")
+    sent = {field["name"]: field["value"] for field in elements(form, "input", type="hidden")}
+    response = client.post(f"/accounts/games/{here.pk}/continue", sent)
+
+    assert asked.startswith("/accounts/choose/?")
+    assert response["Location"] == "/accounts/games/"
+    other_site = {"next": "https://elsewhere.example/"}
+    assert client.post(f"/accounts/games/{here.pk}/continue", other_site)["Location"] == "/"
 
 
 def test_with_a_deal_in_progress_on_both_sides_the_player_chooses(client, alice):
