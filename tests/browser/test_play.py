@@ -3,6 +3,7 @@ win, the Hint, the first-run tip and the clock on a hidden tab."""
 
 import re
 import time
+from contextlib import contextmanager
 from unittest import mock
 
 import pytest
@@ -25,6 +26,17 @@ from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 from tests.site.decks import DEAD_END_DECK, KNOWN_LOSS_DECK, KNOWN_LOSS_ORDER
 
 pytestmark = pytest.mark.browser
+
+
+@contextmanager
+def hints_held(page):
+    """The block's Hint is still being thought out until the block ends: its request is held
+    back, then let through."""
+    held = []
+    page.route("**/hint", lambda route: held.append(route))
+    yield
+    first_held(page, held).continue_()
+    page.unroute("**/hint")
 
 
 def test_win_a_deal_by_clicking_and_copy_its_identifier(page, table):
@@ -221,14 +233,11 @@ def test_a_newcomers_first_hint_takes_focus_too_and_enter_plays_it(table):
 
 def test_a_hint_leaves_focus_where_the_player_moved_it_meanwhile(table):
     start_deal(table, CHAIN_DECK)
-    held = []
-    table.route("**/hint", lambda route: held.append(route))
 
-    table.keyboard.press("h")
-    expect(table.locator("#checking")).to_be_visible()
-    table.locator("#stock").focus()
-    first_held(table, held).continue_()
-    table.unroute("**/hint")
+    with hints_held(table):
+        table.keyboard.press("h")
+        expect(table.locator("#checking")).to_be_visible()
+        table.locator("#stock").focus()
 
     expect(table.locator("#table [data-hint]")).to_have_count(1)
     expect(table.locator("#stock")).to_be_focused()
@@ -302,15 +311,12 @@ def test_a_deal_dealt_from_the_form_is_played_on_from_the_keyboard(table):
 
 def test_enter_pressed_while_a_hint_is_thought_out_plays_the_hinted_move(table):
     start_deal(table, CHAIN_DECK)
-    held = []
-    table.route("**/hint", lambda route: held.append(route))
     table.locator("#stock").focus()
-    table.keyboard.press("h")
-    expect(table.locator("#checking")).to_be_visible()
 
-    table.keyboard.press("Enter")  # before the hint has landed: not a draw on the focused stock
-    first_held(table, held).continue_()
-    table.unroute("**/hint")
+    with hints_held(table):
+        table.keyboard.press("h")
+        expect(table.locator("#checking")).to_be_visible()
+        table.keyboard.press("Enter")  # before the hint has landed: not a draw on the stock
 
     expect(table.locator("#status")).to_have_attribute("data-cleared", "1")  # the hinted ace
     expect(table.locator("#stock")).to_have_attribute("data-stock", "23")
@@ -318,14 +324,11 @@ def test_enter_pressed_while_a_hint_is_thought_out_plays_the_hinted_move(table):
 
 def test_the_hint_shows_checking_and_taps_go_on_meanwhile(table):
     start_deal(table, CHAIN_DECK)
-    held = []
-    table.route("**/hint", lambda route: held.append(route))
 
-    table.locator("#controls [data-action=hint]").click()
-    expect(table.locator("#checking")).to_be_visible()
-    take(table, 18)
-    first_held(table, held).continue_()
-    table.unroute("**/hint")
+    with hints_held(table):
+        table.locator("#controls [data-action=hint]").click()
+        expect(table.locator("#checking")).to_be_visible()
+        take(table, 18)
 
     expect(table.locator("#checking")).to_be_hidden()
     # That hint answered the table before the take: it is dropped, not shown.
