@@ -46,7 +46,7 @@ def context(game: Game, analysis: Analysis, step: int | None, *, players: bool =
         "lost_by": lost_by,
         "step": step,
         "steps": len(line),
-        "next_move": move_words(table, line[step]) if next_move is not None else "",
+        "next_move": move_words(table, next_move) if next_move is not None else "",
         "cards": [_card(table, pos, next_move) for pos in range(TABLEAU_SIZE)],
         "waste": face(table.waste_top) if table.waste_top is not None else None,
         "wild_on_waste": table.wild_on_waste,

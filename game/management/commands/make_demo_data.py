@@ -68,8 +68,10 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=1, help="the same seed, the same data")
 
     def handle(self, *args, games, deals, days, players, logged, daily_days, seed, **options):
-        given = {"games": games, "deals": deals, "days": days, "players": players}
-        given |= {"logged": logged, "daily_days": daily_days}
+        given = {
+            "games": games, "deals": deals, "days": days,
+            "players": players, "logged": logged, "daily_days": daily_days,
+        }  # fmt: skip
         for name, value in given.items():
             low, high = RANGES[name]
             if not low <= value <= high:
