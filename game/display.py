@@ -117,6 +117,8 @@ def context(outcome: Outcome, **extra) -> dict:
     )
     elapsed = row.elapsed_ms()
     panel = {Game.Status.WON: "won", Game.Status.DEAD_END: "dead_end"}.get(row.status)
+    if row.revealed and panel is None:  # a left game, seen in its analysis: it stays left
+        panel = "left"
     scored = row.scoring != Game.Scoring.NONE
     game_id = row.pk or UNSTORED
     return {

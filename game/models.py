@@ -136,6 +136,10 @@ class Game(models.Model):
     # No index of its own: a status splits the games into a few large groups, and SQLite picks
     # such an index over the covering ones below, several times slower for the statistics.
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    revealed = models.BooleanField(
+        default=False,
+        help_text="Its player has seen the whole deal in its analysis: it takes no more moves.",
+    )
     moves = models.JSONField(default=list, help_text="Snapshot: the moves in play.")
     seen = models.JSONField(default=list, help_text="Snapshot: deck positions ever shown.")
     cleared = models.PositiveSmallIntegerField(default=0)

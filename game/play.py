@@ -23,7 +23,7 @@ from functools import lru_cache
 from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
-from django.db.models import Sum
+from django.db.models import F, Sum
 from django.http import Http404
 from django.utils import timezone
 
@@ -69,6 +69,10 @@ MOVED_ON = "The table had changed to another deal before that tap arrived; this 
 DEAL_WON = "This deal is won: start a new deal or replay it."
 NOT_YOURS = "There is no such game among yours."
 NO_UNDO_WHEN_SCORED = "Undo is off in scored play, so that a score cannot be bought back."
+REVEALED = (
+    "You have seen this game's analysis, so it stays as it ended: Try again from the analysis "
+    "plays the deal on from any move."
+)
 STANDARD_RULES = "standard"
 DAILY_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 NUMBER_LIKE = re.compile(r"[+-]?[0-9]*[.,]?[0-9]+")
@@ -336,8 +340,16 @@ def _play_again(
 
 
 def analysis_of(owner: Owner, game_id: int) -> Analysis:
-    """The analysis of one of the player's games once it is over (StillPlaying before)."""
-    return analysis_of_game(_load(owner, game_id))
+    """The analysis of one of the player's games once it is over (StillPlaying before). It shows
+    them every card, so from then on the game stays as it ended: an undo out of a dead end, or a
+    left daily deal taken up again, could otherwise be won by its winning line."""
+    row = _load(owner, game_id)
+    found = analysis_of_game(row)
+    if not row.revealed:
+        # A write like any other (its revision bumped), so that a move read before it is worked
+        # out again and refused.
+        Game.objects.filter(pk=row.pk).update(revealed=True, revision=F("revision") + 1)
+    return found
 
 
 def analysis_of_game(row: Game) -> Analysis:
@@ -485,6 +497,8 @@ def _make_move(
     table = table or table_of(row)
     if row.status == Status.WON:
         return Outcome(row, table, message=DEAL_WON), []
+    if row.revealed:
+        return Outcome(row, table, message=REVEALED), []
     if action == UNDO and row.scoring != Game.Scoring.NONE:
         return Outcome(row, table, message=NO_UNDO_WHEN_SCORED), []
     run_before = table.run
@@ -650,6 +664,8 @@ def _settle(row: Game, table: Table) -> list:
     row.status = status
     if status == Status.PLAYING:
         row.finished_at = None
+        # An analysis is of the game as it ended; played on, it ends anew (staff may have looked).
+        Analysis.objects.filter(game=row).delete()
         return _resume_clock(row)
     _stop_clock(row)
     row.finished_at = timezone.now()

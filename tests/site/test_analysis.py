@@ -257,3 +257,43 @@ def test_the_migration_forgets_the_analyses_worked_out_under_the_wrong_rules(pla
     migration.forget_analyses_of_other_rule_sets(apps, None)
 
     assert list(Analysis.objects.values_list("game", flat=True)) == [standard.pk]
+
+
+def test_a_game_whose_analysis_its_player_has_seen_takes_no_more_moves(player, lost):
+    before = player.client.get("/").content
+    assert elements(element(before, id="panel"), data_action="undo")
+
+    player.client.get(f"/game/{lost.pk}/analysis")
+    response = player.post("undo")
+
+    assert message(response.content) == play.REVEALED
+    game = player.game
+    assert game.moves == LINE and game.status == Game.Status.DEAD_END
+    # The dead end's panel no longer offers the undo the game would refuse.
+    assert not elements(element(player.client.get("/").content, id="panel"), data_action="undo")
+
+
+def test_an_analysis_is_of_the_game_as_it_ended(player, lost):
+    """Staff may look at a game at a dead end that its player has not analysed: its player may
+    still undo and play on, and the analysis is then worked out afresh for the new ending."""
+    found = play.analysis_of_game(lost)
+    for _ in LINE[found.last_winnable :]:
+        assert player.post("undo").status_code == 200
+    assert not Analysis.objects.filter(game=lost).exists()
+    for move in found.line:
+        player.post("draw") if move == "draw" else player.take(move)
+
+    assert player.game.status == Game.Status.WON
+    page = element(player.client.get(f"/game/{lost.pk}/analysis").content, data_deck=True)
+    assert not page.has("data-last-winnable")
+
+
+def test_the_migration_counts_the_analysed_games_as_seen(player, lost):
+    migration = import_module("game.migrations.0020_revealed")
+    play.analysis_of_game(lost)
+    other = play_under(player, "standard", [18])
+
+    migration.mark_analysed_games_revealed(apps, None)
+
+    assert list(Game.objects.filter(revealed=True).values_list("pk", flat=True)) == [lost.pk]
+    assert not Game.objects.get(pk=other.pk).revealed

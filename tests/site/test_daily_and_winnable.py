@@ -142,6 +142,26 @@ def test_the_days_results_count_the_finished_records(player, chain_daily):
     assert results["median_ms"] == Game.objects.get(daily=TODAY, status="won").active_ms
 
 
+def test_a_daily_deal_left_and_seen_in_its_analysis_stays_left(player, chain_daily):
+    player.client.get("/daily")
+    player.take(CHAIN_ORDER[0])
+    player.post("new")
+    record = Game.objects.get(daily=TODAY)
+    player.client.get("/daily")
+    table = play.current_game(Owner(session_key=player.client.session.session_key))
+    assert table == record  # left, it is taken up again
+    player.post("new", game=record)
+
+    player.client.get(f"/game/{record.pk}/analysis")
+    page = player.client.get("/daily").content
+    refused = player.take(CHAIN_ORDER[1], game=record)
+
+    assert text(element(page, id="panel-title")) == "Deal left"
+    assert message(refused.content) == play.REVEALED
+    record.refresh_from_db()
+    assert record.status == Game.Status.LEFT and record.cleared == 1
+
+
 def test_the_daily_deal_has_a_number_only_the_sites_key_foresees(settings, db):
     today = play.daily_deal(TODAY)
     settings.TRIPEAKS_DEAL_KEY = "another site's key"
