@@ -6,7 +6,7 @@ the truth.
 """
 
 from django.conf import settings
-from django.db import connections, models, router, transaction
+from django.db import IntegrityError, connections, models, router, transaction
 from django.utils import timezone
 
 from game.engine.deck import deck_for_number, format_deck, parse_deck
@@ -40,7 +40,15 @@ class Deal(models.Model):
     @classmethod
     def for_number(cls, number: int) -> "Deal":
         """The deal of a number under this site's deal key."""
-        return cls._stored(cls.deck_of(number), number)
+        deck = cls.deck_of(number)
+        try:
+            return cls._stored(deck, number)
+        except IntegrityError:
+            # The number is stored with another deck: the site's deal key has changed since. That
+            # deal keeps its cards and games, named by its deck code from now on.
+            if not cls.objects.filter(number=number).exclude(deck=deck).update(number=None):
+                raise
+            return cls._stored(deck, number)
 
     @staticmethod
     def deck_of(number: int) -> str:

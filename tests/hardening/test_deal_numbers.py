@@ -47,6 +47,21 @@ def test_the_site_deals_numbers_with_its_configured_key(client, db, settings):
     assert deal.deck != DEAL_7
 
 
+def test_a_number_stored_under_an_earlier_key_is_dealt_under_the_sites_key(client, db, settings):
+    player = Player(client)
+    earlier = player.game.deal  # the table dealt under the development key
+    player.post("draw")
+    settings.TRIPEAKS_DEAL_KEY = "a new key"
+
+    assert player.post("deal", {"deal": str(earlier.number)}).status_code == 200
+
+    dealt = player.game.deal
+    assert dealt.number == earlier.number and dealt.deck == Deal.deck_of(earlier.number)
+    earlier.refresh_from_db()
+    assert earlier.number is None and earlier.deck != dealt.deck  # named by its code from now on
+    assert earlier.games.get().moves == ["draw"]
+
+
 def production_check(**env):
     """`manage.py check` in production mode, in a fresh process as a deploy runs it."""
     base = {key: value for key, value in os.environ.items() if not key.startswith("TRIPEAKS_")}
