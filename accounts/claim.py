@@ -1,4 +1,5 @@
-"""Logging in keeps the deal on the table: the anonymous session's games become the account's.
+"""Logging in keeps the deal on the table: the anonymous session's games become the account's,
+and the choice of winnable deals made without it becomes the account's choice.
 
 When both the session and the account have a deal in progress, the player chooses which to
 continue. Until they do, the session's deal stays on the table (it is the one they were just
@@ -10,7 +11,7 @@ from django.contrib.auth import login
 from django.db import transaction
 from django.db.models import F
 
-from game import play
+from game import play, preferences
 from game.models import Game
 from game.owners import Owner
 
@@ -32,6 +33,7 @@ def log_in(request, user) -> bool:
     the anonymous session. True when the player must choose which deal to continue."""
     anonymous_key = request.session.session_key
     login(request, user, backend=MODEL_BACKEND)
+    preferences.keep_on_account(request)
     if anonymous_key is None:
         return False
     with transaction.atomic():

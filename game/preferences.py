@@ -17,3 +17,9 @@ def choose_winnable_only(request, chosen: bool) -> None:
         Preferences.objects.update_or_create(user=request.user, defaults={WINNABLE_ONLY: chosen})
     elif chosen != winnable_only(request):
         request.session[WINNABLE_ONLY] = chosen
+
+
+def keep_on_account(request) -> None:
+    """At login: a choice made in the session before it is the player's latest."""
+    if WINNABLE_ONLY in request.session:
+        choose_winnable_only(request, request.session.pop(WINNABLE_ONLY))

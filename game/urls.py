@@ -6,6 +6,7 @@ from game.engine.state import DRAW, UNDO, WILD
 urlpatterns = [
     path("", views.table, name="table"),
     path("daily", views.daily, name="daily"),
+    path("winnable-only", views.winnable_only, name="winnable_only"),
     path("game/<game:game_id>/take", views.take, name="take"),
     path("game/<game:game_id>/draw", views.move, {"action": DRAW}, name="draw"),
     path("game/<game:game_id>/undo", views.move, {"action": UNDO}, name="undo"),

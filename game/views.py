@@ -186,6 +186,14 @@ def deal(request, game_id):
     return answer(request, outcome, typed=typed)
 
 
+@require_POST
+def winnable_only(request):
+    """The deal form's winnable box, kept as soon as the player changes it, so that New deal deals
+    as it shows (without the script, Play keeps it)."""
+    preferences.choose_winnable_only(request, "winnable" in request.POST)
+    return HttpResponse(status=204)
+
+
 @require_safe
 def daily(request):
     """Today's daily deal (UTC), the same for everyone: the player's record of it once begun. A

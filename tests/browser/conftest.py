@@ -165,7 +165,7 @@ def serious_accessibility_violations(page) -> list:
     ]
 
 
-def start_deal(page, deck, rules="standard", scoring="none", winnable=False) -> None:
+def start_deal(page, deck, rules="standard", scoring="none") -> None:
     """Start a deal through the deal form, as a player would: from its deck code, or a new deal
     when deck is None, under the rules and scoring chosen."""
     before = page.locator("#table").get_attribute("data-table")
@@ -173,7 +173,6 @@ def start_deal(page, deck, rules="standard", scoring="none", winnable=False) -> 
     form.locator("input[name=deal]").fill(format_deck(deck) if deck else "")
     form.locator("select[name=rules]").select_option(rules)
     form.locator("select[name=scoring]").select_option(scoring)
-    form.locator("input[name=winnable]").set_checked(winnable)
     form.locator("button").click()
     expect(page.locator("#table")).not_to_have_attribute("data-table", before)
     settle(page)

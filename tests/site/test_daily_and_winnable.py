@@ -67,6 +67,47 @@ def test_the_winnable_box_is_kept_on_the_account_across_devices(django_user_mode
     assert play.current_game(Owner.of_user(alice)).deal.number == 7
 
 
+def test_the_winnable_box_is_kept_as_soon_as_it_changes(player, monkeypatch):
+    """With the script, the box posts itself on change; New deal then deals as it shows."""
+    lost = lost_deal_number()
+    monkeypatch.setattr(play.secrets, "randbelow", lambda n: lost - 1)
+    assert player.client.post("/winnable-only", {"winnable": "on"}).status_code == 204
+    drawn = iter([lost - 1, 7 - 1])
+    monkeypatch.setattr(play.secrets, "randbelow", lambda n: next(drawn))
+    page = player.post("new").content
+    assert player.game.deal.number == 7
+    assert element(page, "input", type="checkbox", name="winnable").has("checked")
+
+    player.client.post("/winnable-only", {})
+    monkeypatch.setattr(play.secrets, "randbelow", lambda n: lost - 1)
+    player.post("new")
+
+    assert player.game.deal.number == lost
+
+
+@pytest.mark.parametrize("signing_up", [False, True])
+def test_a_choice_made_before_logging_in_becomes_the_accounts(django_user_model, signing_up):
+    account = {"username": "alice", "password": "a long pass phrase"}
+    if not signing_up:
+        django_user_model.objects.create_user(**account)
+    player = Player(Client())
+    player.post("deal", {"deal": "", "winnable": "on"})
+
+    if signing_up:
+        password = account["password"]
+        form = {"username": "alice", "password1": password, "password2": password}
+        player.client.post("/accounts/signup/", form)
+    else:
+        player.client.post("/accounts/login/", account)
+
+    box = element(player.client.get("/").content, "input", type="checkbox", name="winnable")
+    assert box.has("checked")
+    other = Client()
+    other.post("/accounts/login/", account)
+    box = element(other.get("/").content, "input", type="checkbox", name="winnable")
+    assert box.has("checked")
+
+
 @pytest.fixture
 def chain_daily(monkeypatch):
     """The daily deal is the chain deck, a win by taking the cards in order."""
