@@ -3,6 +3,7 @@
 Face-down cards carry no card, and the stock is only a count, so neither can leak into a page.
 """
 
+from datetime import UTC, datetime
 from functools import cache, lru_cache
 from types import MappingProxyType
 
@@ -166,4 +167,5 @@ def context(outcome: Outcome, **extra) -> dict:
 
 def _daily_results(day) -> dict:
     results = daily_results(day)
-    return results | {"median_time": clock(results["median_ms"])}
+    today = day == datetime.now(UTC).date()  # else a record begun before midnight (UTC)
+    return results | {"median_time": clock(results["median_ms"]), "today": today}

@@ -136,16 +136,32 @@ def rules_named(name: str) -> Rules:
     return Rules.from_name(name)
 
 
-def deal_from_text(text: str) -> Deal | None:
-    """A deal from what a player typed: a deal number (alone or as "deal 77"), a daily deal's name
-    or a deck code; None when nothing was typed. Raises DeckError."""
+@dataclass(frozen=True)
+class Chosen:
+    """The deal a player typed into the deal form."""
+
+    deal: Deal | None
+    """None when nothing was typed: a random deal."""
+    daily: date | None = None
+    """The day, when the deal typed is a daily deal's."""
+
+
+def deal_from_text(text: str) -> Chosen:
+    """The deal a player typed: a deal number (alone or as "deal 77"), a daily deal's name
+    ("daily 2026-12-05"; "daily" alone: today's) or a deck code. Raises DeckError."""
     text = text.strip()
     if text.lower().startswith("deal "):  # as the table's heading names a deal: "deal 77"
         text = text[len("deal ") :].strip()
     if not text:
-        return None
-    if text.lower().startswith("daily "):
-        return daily_deal(daily_date(text[len("daily ") :].strip()))
+        return Chosen(None)
+    name, *date_typed = text.split(maxsplit=1)
+    if name.lower() == "daily":
+        day = daily_date(*date_typed) if date_typed else datetime.now(UTC).date()
+        return Chosen(daily_deal(day), day)
+    return Chosen(_deal_named(text))
+
+
+def _deal_named(text: str) -> Deal:
     if text.isascii() and text.isdigit():
         # More digits than any deal number has: let the range check say so.
         too_long = len(text) > len(str(MAX_DEAL_NUMBER))
@@ -300,15 +316,19 @@ def start_deal(
     owner: Owner,
     game_id: int,
     version: int | None,
-    deal: Deal | None,
+    chosen: Chosen,
     rules: str | None,
     scoring: str | None,
     winnable: bool = False,
 ) -> Outcome:
-    """The deal the player chose, by its number or deck code (None: a random one, winnable with
-    `winnable`), under the rules and scoring they chose (None: the table's)."""
-    if deal is None:
-        deal = random_deal(rules or _load(owner, game_id).rules, winnable)
+    """The deal the player chose (none: a random one, winnable with `winnable`), under the rules
+    and scoring they chose (None: the table's). A daily deal is played under the rules it is
+    winnable under, the standard ones; today's is the player's record of it, as /daily deals it."""
+    if chosen.daily == datetime.now(UTC).date():
+        return open_daily(owner, chosen.daily)
+    if chosen.daily:
+        rules = STANDARD_RULES
+    deal = chosen.deal or random_deal(rules or _load(owner, game_id).rules, winnable)
     return leave(owner, game_id, version, deal, Kind.NEW, rules=rules, scoring=scoring)
 
 

@@ -169,8 +169,9 @@ def leave(request, game_id, replay):
 
 @game_action
 def deal(request, game_id):
-    """Start the deal form's deal: the one typed (a deal number or a deck code), else a random
-    one, under the rules and scoring chosen; its winnable box is the player's choice from now on."""
+    """Start the deal form's deal: the one typed (a deal number, deck code or daily deal's name),
+    else a random one, under the rules and scoring chosen; its winnable box is the player's choice
+    from now on."""
     typed = request.POST.get("deal", "")
     version = version_of(request)
     try:

@@ -203,6 +203,18 @@ def test_a_daily_deal_left_and_seen_in_its_analysis_stays_left(player, chain_dai
     assert record.status == Game.Status.LEFT and record.cleared == 1
 
 
+def test_a_daily_deal_finished_after_its_day_names_its_day(player, chain_daily):
+    player.client.get("/daily")
+    player.take(CHAIN_ORDER[0])
+    yesterday = TODAY - timedelta(days=1)
+    Game.objects.filter(daily=TODAY).update(daily=yesterday)  # begun before midnight
+    for pos in CHAIN_ORDER[1:]:
+        page = player.take(pos).content
+
+    shown = text(element(page, data_daily_results=True))
+    assert shown.startswith(f"The deal of {yesterday.isoformat()}: 1 player so far")
+
+
 def test_the_daily_deal_has_a_number_only_the_sites_key_foresees(settings, db):
     today = play.daily_deal(TODAY)
     settings.TRIPEAKS_DEAL_KEY = "another site's key"
@@ -214,15 +226,29 @@ def test_the_daily_deal_has_a_number_only_the_sites_key_foresees(settings, db):
 
 
 def test_a_past_daily_deal_can_be_played_again_by_its_name_but_not_a_future_one(player):
-    today = play.daily_deal(TODAY)
-
-    player.post("deal", {"deal": f"daily {TODAY.isoformat()}"})
-    assert player.game.deal == today and player.game.daily is None
+    yesterday = TODAY - timedelta(days=1)
+    # Under the rules it is winnable under, whatever game the form names.
+    player.post("deal", {"deal": f"daily {yesterday.isoformat()}", "rules": "nowrap"})
+    game = player.game
+    assert game.deal == play.daily_deal(yesterday) and game.rules == "standard"
+    assert game.daily is None  # not a record of that day: its day is over
     refused = player.post("deal", {"deal": f"daily {(TODAY + timedelta(days=1)).isoformat()}"})
     assert refused.status_code == 400 and "not out yet" in message(refused.content)
     for name in ("yesterday", TODAY.strftime("%Y%m%d"), TODAY.strftime("%G-W%V-%u")):
         refused = player.post("deal", {"deal": f"daily {name}"})
         assert refused.status_code == 400 and "YYYY-MM-DD" in message(refused.content)
+
+
+@pytest.mark.parametrize("name", [f"daily {TODAY.isoformat()}", "daily", " Deal DAILY "])
+def test_todays_daily_deal_typed_by_its_name_is_the_players_record_of_it(player, name):
+    player.post("deal", {"deal": name, "rules": "nowrap", "scoring": "pysol"})
+    player.post("draw")
+
+    record = Game.objects.get(daily=TODAY)
+    assert record.deal == play.daily_deal(TODAY) and record.moves == ["draw"]
+    assert (record.rules, record.scoring) == ("standard", "none")
+    player.post("deal", {"deal": name})
+    assert Game.objects.filter(deal=record.deal).get() == record
 
 
 def test_logging_in_keeps_the_accounts_record_of_a_daily_deal_played_on_both(django_user_model):
