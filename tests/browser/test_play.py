@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from unittest import mock
 
 import pytest
+from django.db import OperationalError
 from playwright.sync_api import expect
 
 from game.engine.deck import format_deck
@@ -24,6 +25,7 @@ from tests.browser.conftest import (
 )
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 from tests.site.decks import DEAD_END_DECK, KNOWN_LOSS_DECK, KNOWN_LOSS_ORDER
+from tripeaks_site.outage import RESTING
 
 pytestmark = pytest.mark.browser
 
@@ -94,18 +96,27 @@ def test_a_mis_tap_shows_its_reason_and_changes_nothing(table):
     expect(table.locator("#stock")).to_have_attribute("data-stock", stock)
 
 
-def test_a_server_error_shows_its_notice_in_the_open_table(page, console_errors):
+@pytest.mark.parametrize(
+    ("error", "status", "notice"),
+    [(RuntimeError("a bug"), 500, "^Something went wrong"), (OperationalError(), 503, RESTING)],
+    ids=["bug", "outage"],
+)
+def test_a_server_error_shows_its_notice_in_the_open_table(
+    page, console_errors, error, status, notice
+):
     page.goto("/")
     stock = page.locator("#stock").get_attribute("data-stock")
-    # A bug cannot be made to happen on purpose: a failing move stands in for one.
-    with mock.patch("game.play.move", side_effect=RuntimeError("a bug")):
+    # A bug, or the database going away, cannot be made to happen on purpose: a failing move
+    # stands in for one.
+    with mock.patch("game.play.move", side_effect=error):
         page.locator("#stock").click()
-        expect(page.locator("[data-message]")).to_have_text(re.compile("^Something went wrong"))
-    screenshot(page, "server-error")
+        expect(page.locator("[data-message]")).to_have_text(re.compile(notice))
+    screenshot(page, f"server-error-{status}")
 
     expect(page.locator("#stock")).to_have_attribute("data-stock", stock)
+    expect(page).to_have_title("TriPeaks")  # the notice page's own title stays out of the table
     # The browser reports the failed request itself; the page's own script logs nothing.
-    assert all("status of 500" in error for error in console_errors), console_errors
+    assert all(f"status of {status}" in message for message in console_errors), console_errors
 
 
 @pytest.mark.parametrize("failure", ["no connection", "a proxy's 502"])
