@@ -5,6 +5,7 @@ from datetime import date
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from game import play
@@ -192,6 +193,12 @@ def test_account_pages_on_phones_upright_and_sideways_and_a_desktop(new_device, 
             owner=alice, deal=deal, status=status, move_count=30 + i, active_ms=200_000 + i,
             longest_run=6 + i, cleared=28 if status == Game.Status.WON else 11 + i,
         )  # fmt: skip
+    # A scored hand on a deal typed by its code, which the best hands name in full.
+    Game.objects.create(
+        owner=alice, deal=Deal.for_code(format_deck(CHAIN_DECK)), status=Game.Status.WON,
+        scoring=Game.Scoring.PYSOL, score=2100, move_count=28, cleared=28,
+        finished_at=timezone.now(),
+    )  # fmt: skip
     screens = {
         "phone": PHONE,
         "sideways": SIDEWAYS,
@@ -211,7 +218,7 @@ def test_account_pages_on_phones_upright_and_sideways_and_a_desktop(new_device, 
         screenshot(page, f"accounts-login-{name}")
         log_in_from_the_table(page)
         page.goto("/accounts/games/")
-        expect(page.locator("[data-played]")).to_have_text("4")
+        expect(page.locator("[data-played]")).to_have_text("5")
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         column = page.locator("main").bounding_box()
         history = page.locator(".history").last.bounding_box()

@@ -89,6 +89,9 @@ def test_the_win_panel_fits_and_leaves_the_controls_free(screen, table):
     assert unreachable(table, ["#panel", *controls()]) == []
     assert unreachable(table, WIN_EXITS) == []
     screenshot(table, f"screens-won-{screen}")
+    table.locator("#panel .actions [data-look]").click()  # folded, only its way back stays
+    expect(table.locator("#panel .result")).to_be_hidden()
+    assert unreachable(table, ["#panel .show", *controls()]) == []
 
 
 def test_the_dead_end_panel_fits_and_leaves_the_controls_free(screen, table):
