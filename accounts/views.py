@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm, UsernameField
 from django.contrib.auth.signals import user_login_failed
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.decorators import method_decorator
@@ -63,7 +64,19 @@ def signup(request):
         # A new account has no deal of its own: the one on the table simply becomes its.
         claim.log_in(request, form.save())
         return redirect("table")
+    if form.is_bound:
+        focus_first_error(form)
     return render(request, "accounts/signup.html", {"form": form})
+
+
+def focus_first_error(form) -> None:
+    """Put focus on the first field with an error, not the form's first field: on a small phone
+    an error further down would be out of sight."""
+    for field in form.fields.values():
+        field.widget.attrs.pop("autofocus", None)
+    first = next((name for name in form.fields if name in form.errors), None)
+    if first is not None:
+        form.fields[first].widget.attrs["autofocus"] = True
 
 
 @method_decorator(limits.per_address("password_change"), name="post")
@@ -76,7 +89,10 @@ class PasswordChangeView(auth_views.PasswordChangeView):
         with limits.password_attempt(request, request.user.get_username()) as allowed:
             if not allowed:
                 return locked_out(request)
-            return super().post(request, *args, **kwargs)
+            # The new password is saved, then the session renewed for it; should the session
+            # fail (Redis away), the password stays as the player was told it is.
+            with transaction.atomic():
+                return super().post(request, *args, **kwargs)
 
     def form_invalid(self, form):
         if form.has_error("old_password", "password_incorrect"):
@@ -84,6 +100,7 @@ class PasswordChangeView(auth_views.PasswordChangeView):
             # limit, axes answers with the lockout page instead of the form.
             credentials = {"username": self.request.user.get_username()}
             user_login_failed.send(__name__, credentials=credentials, request=self.request)
+        focus_first_error(form)
         return super().form_invalid(form)
 
 

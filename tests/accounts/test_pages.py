@@ -6,7 +6,7 @@ from django.test import Client
 
 from game.models import Game
 from tests.accounts.conftest import PASSWORD, account_game, act, log_in, make_user
-from tests.site.markup import element
+from tests.site.markup import element, elements
 
 ACCOUNT_PAGES = ["/accounts/login/", "/accounts/signup/"]
 
@@ -78,6 +78,26 @@ def test_signup_checks_passwords_with_djangos_validators(client, db, password1, 
 
     assert response.status_code == 200 and problem in response.text
     assert not response.wsgi_request.user.is_authenticated
+
+
+@pytest.mark.parametrize(
+    ("url", "data", "field"),
+    [
+        ("/accounts/signup/", {"username": "bob", "password1": "a long enough pass"}, "password2"),
+        ("/accounts/signup/", {"username": "", "password1": "a", "password2": "b"}, "username"),
+        (
+            "/accounts/password_change/",
+            {"old_password": PASSWORD, "new_password1": "a long pass", "new_password2": "other"},
+            "new_password2",
+        ),
+    ],
+)
+def test_a_form_sent_back_puts_focus_on_its_first_field_in_error(client, alice, url, data, field):
+    if url == "/accounts/password_change/":
+        log_in(client, "alice")
+    page = client.post(url, data).text
+
+    assert [box["name"] for box in elements(page, "input", autofocus=True)] == [field]
 
 
 def test_a_failed_login_does_not_say_which_part_was_wrong(client, alice):

@@ -135,3 +135,20 @@ def test_logging_in_without_redis_changes_nothing_and_says_to_try_again(client, 
     assert game.owner is None and game.session_key == session_key
     assert client.session.session_key == session_key
     assert client.get("/accounts/games/").status_code == 302
+
+
+@pytest.mark.django_db
+def test_changing_a_password_without_redis_changes_nothing_and_says_to_try_again(
+    client, redis_cache
+):
+    alice = make_user("alice")
+    client.force_login(alice)
+    new = "a brand new passphrase"
+    data = {"old_password": PASSWORD, "new_password1": new, "new_password2": new}
+    with override_settings(CACHES=UNREACHABLE_CACHE):
+        response = client.post("/accounts/password_change/", data)
+
+    assert response.status_code == 503 and RESTING in response.text
+    alice.refresh_from_db()
+    assert alice.check_password(PASSWORD)  # the password the player was told is unchanged
+    assert client.get("/accounts/games/").status_code == 200  # still logged in, to try again
