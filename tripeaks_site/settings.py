@@ -247,6 +247,8 @@ if not DEBUG:
         "disable_existing_loggers": False,
         "handlers": {"stderr": {"class": "logging.StreamHandler", "level": "WARNING"}},
         "root": {"handlers": ["stderr"]},
+        "filters": {"once_a_minute": {"()": "tripeaks_site.logs.OnceAMinute"}},
+        "loggers": {"django_redis.cache": {"filters": ["once_a_minute"]}},
     }
 
 # How long the Hint may think, in milliseconds, before it answers with its best move so far.

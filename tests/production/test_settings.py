@@ -10,7 +10,14 @@ from pathlib import Path
 import brotli
 import pytest
 
-from tests.production.harness import ROOT, Gunicorn, prepare, production_env, wait_until
+from tests.production.harness import (
+    ROOT,
+    Gunicorn,
+    free_port,
+    prepare,
+    production_env,
+    wait_until,
+)
 
 
 def run_manage(env, *args):
@@ -141,3 +148,15 @@ def test_favicon_ico_leads_to_the_sites_icon_under_its_hashed_name(sqlite_server
 
     assert redirect.status == 302 and re.search(r"/icon\.[0-9a-f]{12}\.svg$", location), location
     assert icon.status == 200 and body == (ROOT / "static" / "game" / "icon.svg").read_bytes()
+
+
+def test_while_redis_is_away_the_log_says_so_in_one_line_a_minute():
+    env = production_env("sqlite:///unused.sqlite3", REDIS_URL=f"redis://127.0.0.1:{free_port()}/0")
+
+    result = run_manage(
+        env, "shell", "-c", "from django.core.cache import cache\nfor _ in range(5): cache.get('x')"
+    )
+
+    assert result.returncode == 0, result.stderr
+    (line,) = result.stderr.splitlines()
+    assert "Exception ignored" in line and "ConnectionError" in line
