@@ -32,7 +32,18 @@ class OutageMiddleware:
     def process_exception(self, request, exception):
         if not isinstance(exception, UNAVAILABLE):
             return None
-        logger.warning("Unavailable for %s: %r", request.path, exception)
-        response = render(request, "503.html", {"message": RESTING}, status=503)
-        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
-        return response
+        return resting(request, exception)
+
+
+def resting(request, exception: Exception):
+    logger.warning("Unavailable for %s: %r", request.path, exception)
+    response = render(request, "503.html", {"message": RESTING}, status=503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
+def outage_behind(error: BaseException) -> BaseException | None:
+    """The database or Redis error that `error` was raised in handling, if any."""
+    while error is not None and not isinstance(error, UNAVAILABLE):
+        error = error.__context__
+    return error

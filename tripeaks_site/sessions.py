@@ -9,12 +9,13 @@ is whole in both places or gone from both.
 """
 
 from django.conf import settings
+from django.contrib.sessions import middleware
 from django.contrib.sessions.backends import cached_db
 from django.contrib.sessions.backends.db import SessionStore as DatabaseStore
 from django.utils import timezone
 from django_redis import get_redis_connection
 
-from tripeaks_site.outage import UNAVAILABLE
+from tripeaks_site.outage import UNAVAILABLE, outage_behind, resting
 
 RENEWED = "renewed"
 """Session key: the day the session was last renewed."""
@@ -29,6 +30,22 @@ class SessionStore(cached_db.SessionStore):
         key = self._cache.make_key(self.cache_key_prefix + session_key)
         get_redis_connection(settings.SESSION_CACHE_ALIAS).delete(key)
         DatabaseStore.delete(self, session_key)
+
+
+class OutageAwareSessionMiddleware(middleware.SessionMiddleware):
+    """Django's, but a session that cannot be saved because the database or Redis is away gets
+    the resting page, as a view's own database error does. Django answers every failed save as a
+    session ended elsewhere meanwhile, with a 400 ("the request could not be read"); a returning
+    player's first request of the day saves their session even where the view read nothing."""
+
+    def process_response(self, request, response):
+        try:
+            return super().process_response(request, response)
+        except Exception as error:
+            outage = outage_behind(error)
+            if outage is None:
+                raise
+            return resting(request, outage)
 
 
 class RenewalMiddleware:

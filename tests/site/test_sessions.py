@@ -2,11 +2,15 @@
 are reached only through it."""
 
 from datetime import timedelta
+from unittest import mock
 
+import pytest
 from django.conf import settings
 from django.contrib.sessions.models import Session
+from django.db import OperationalError
 from django.utils import timezone
 
+from tripeaks_site.outage import RESTING
 from tripeaks_site.sessions import RENEWED
 
 
@@ -33,3 +37,19 @@ def test_the_first_request_of_a_day_renews_the_session(player, client):
     # Later requests that day write nothing to the session.
     assert renewing.status_code == same_day.status_code == 200
     assert session_cookie(same_day) is None
+
+
+@pytest.mark.parametrize("url", ["/robots.txt", "/accounts/login/", "/nowhere"])
+def test_a_session_that_cannot_be_saved_while_the_database_is_away_gets_the_resting_page(
+    player, client, url
+):
+    session = client.session
+    session[RENEWED] = (timezone.localdate() - timedelta(days=1)).isoformat()
+    session.save()
+    # Its first request of the day saves the session, though the page itself reads nothing. The
+    # database cannot be stopped for one request here: a failing save stands in for it.
+    with mock.patch.object(Session, "save", side_effect=OperationalError("connection refused")):
+        response = client.get(url)
+
+    assert response.status_code == 503 and RESTING in response.text
+    assert response["Retry-After"]
