@@ -254,13 +254,32 @@ def test_each_label_of_the_deal_form_sits_before_its_field_or_just_over_it(scree
         assert beside or over, (field, label, box)
 
 
-def table_with_larger_text(new_device, width: int, height: int):
-    """The table on a device whose reader set the browser's own default text size to 24 px
+def table_with_larger_text(new_device, width: int, height: int, size: int = 24):
+    """The table on a device whose reader set the browser's own default text size to `size` px
     instead of 16."""
     page = new_device({"width": width, "height": height})
-    page.context.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": 24}})
+    page.context.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": size}})
     page.goto("/")
     return page
+
+
+@pytest.mark.parametrize("width, height", [(360, 640), (640, 360)])
+def test_with_text_twice_as_large_nothing_leaves_the_screen_sideways(new_device, width, height):
+    page = table_with_larger_text(new_device, width, height, size=32)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    start_deal(page, CHAIN_DECK)
+    for pos in CHAIN_ORDER:
+        take(page, pos)
+    expect(page.locator("#panel h2")).to_have_text("Deal cleared!")
+    settle(page)
+
+    # The panel may scroll within the screen; its exits stay across it.
+    exits = page.locator("#panel .actions .btn").evaluate_all(
+        "buttons => buttons.map(b => b.getBoundingClientRect())"
+    )
+    assert len(exits) == 4 and all(box["left"] >= 0 and box["right"] <= width for box in exits)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    screenshot(page, f"screens-double-text-won-{width}x{height}")
 
 
 @pytest.mark.parametrize("width, height", [(360, 640), (640, 360)])
