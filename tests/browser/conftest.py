@@ -3,6 +3,7 @@ any console error (a Content Security Policy violation shows up there), and help
 chosen deal, wait for the server and check a page with axe."""
 
 import os
+import re
 import threading
 import time
 from pathlib import Path
@@ -203,21 +204,16 @@ def screenshot(page, name: str) -> None:
     page.screenshot(path=SCREENSHOTS / f"{name}.png", full_page=True, caret="initial")
 
 
-# WCAG's relative luminance and contrast ratio, as a checker computes them.
-_RING_CONTRAST = """(element, surface) => {
-  if (!element.matches(':focus-visible')) return 0;
-  const luminance = (colour) => {
-    const [r, g, b] = colour.match(/[0-9.]+/g).slice(0, 3).map((c) => {
-      const s = c / 255;
-      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-    });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  };
-  const ring = luminance(getComputedStyle(element).outlineColor);
-  const behind = luminance(getComputedStyle(element.closest(surface)).backgroundColor);
-  const [light, dark] = [ring, behind].sort((a, b) => b - a);
-  return (light + 0.05) / (dark + 0.05);
-}"""
+def contrast(first: str, second: str) -> float:
+    """WCAG's contrast ratio of two CSS colours as getComputedStyle gives them ("rgb(…)")."""
+
+    def luminance(colour: str) -> float:
+        channels = [float(c) / 255 for c in re.findall(r"[0-9.]+", colour)[:3]]
+        r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    light, dark = sorted([luminance(first), luminance(second)], reverse=True)
+    return (light + 0.05) / (dark + 0.05)
 
 
 def focus_ring_contrast(element, surface: str) -> float:
@@ -227,7 +223,23 @@ def focus_ring_contrast(element, surface: str) -> float:
     # After a key, focus moved by the page shows its ring, as it does for a keyboard player.
     element.page.keyboard.press("Tab")
     element.focus()
-    return element.evaluate(_RING_CONTRAST, surface)
+    colours = element.evaluate(
+        """(element, surface) => element.matches(':focus-visible') && [
+            getComputedStyle(element).outlineColor,
+            getComputedStyle(element.closest(surface)).backgroundColor,
+        ]""",
+        surface,
+    )
+    return contrast(*colours) if colours else 0
+
+
+def text_contrast(element) -> float:
+    """The contrast of an element's text against its own background (opaque enough to count)."""
+    colour, background = element.evaluate(
+        "e => [getComputedStyle(e).color, getComputedStyle(e).backgroundColor]"
+    )
+    alpha = re.findall(r"[0-9.]+", background)[3:]
+    return contrast(colour, background) if not alpha or float(alpha[0]) >= 0.8 else 0
 
 
 # What the player must reach without scrolling, and whether a tap at its centre reaches it.

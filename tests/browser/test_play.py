@@ -20,6 +20,7 @@ from tests.browser.conftest import (
     screenshot,
     start_deal,
     take,
+    text_contrast,
     unreachable,
     wait_for,
 )
@@ -94,6 +95,8 @@ def test_a_mis_tap_shows_its_reason_and_changes_nothing(table):
     expect(table.locator("[data-message]")).to_have_text(STILL_FACE_DOWN)
     expect(table.locator("#status")).to_have_attribute("data-cleared", "0")
     expect(table.locator("#stock")).to_have_attribute("data-stock", stock)
+    # Read on a band of its own, not on the felt's lighter green.
+    assert text_contrast(table.locator("[data-message]")) >= 4.5
 
 
 @pytest.mark.parametrize(
