@@ -10,7 +10,7 @@ from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST, require_safe
-from django_ratelimit.core import is_ratelimited
+from django_ratelimit.core import get_usage
 
 from game import display, play, preferences, review
 from game.engine.deck import DeckError
@@ -142,18 +142,24 @@ def move(request, game_id, action):
 @game_action
 def hint(request, game_id):
     owner = Owner.of(request)
-    if too_many_hints(request, owner):
-        return refusal(request, 429, TOO_MANY_HINTS)
+    if wait := hint_wait(request, owner):
+        response = refusal(request, 429, TOO_MANY_HINTS)
+        response["Retry-After"] = str(wait)
+        return response
     outcome = play.hint(owner, game_id, version_of(request))
     return answer(request, outcome)
 
 
-def too_many_hints(request, owner: Owner) -> bool:
-    """Whether this Hint goes past the player's rate (settings.HINT_RATE); it counts either way."""
+def hint_wait(request, owner: Owner) -> int | None:
+    """The seconds to wait when this Hint goes past the player's rate (settings.HINT_RATE), else
+    None; it counts either way."""
     player = f"user {owner.user_id}" if owner.user_id else f"session {owner.session_key}"
-    return is_ratelimited(
+    usage = get_usage(
         request, group="hint", key=lambda *_: player, rate=settings.HINT_RATE, increment=True
     )
+    if usage is None or not usage["should_limit"]:  # None: the cache is away, and limits fail open
+        return None
+    return max(usage["time_left"], 1)
 
 
 @game_action

@@ -390,4 +390,5 @@ def test_hints_past_the_players_rate_are_refused_with_a_reason(player, settings,
 
     assert [answer.status_code for answer in answers] == [200, 200, 200, 429]
     assert message(answers[-1].content) == views.TOO_MANY_HINTS
+    assert 1 <= int(answers[-1]["Retry-After"]) <= 60  # what is left of the minute
     assert player.game.hint_count == 3
