@@ -3,7 +3,6 @@
 Face-down cards carry no card, and the stock is only a count, so neither can leak into a page.
 """
 
-from datetime import UTC, datetime
 from functools import cache, lru_cache
 from types import MappingProxyType
 
@@ -16,7 +15,7 @@ from game.engine.cards import SUIT_SYMBOLS, card_code, card_label, is_red, rank_
 from game.engine.geometry import ACROSS, ROW_OF, TABLEAU_SIZE
 from game.engine.state import DRAW, WILD
 from game.models import Game
-from game.play import UNSTORED, Outcome, bank_of, daily_results
+from game.play import UNSTORED, Outcome, bank_of, daily_results, today
 
 
 def grid_column(pos: int) -> int:
@@ -167,5 +166,5 @@ def context(outcome: Outcome, **extra) -> dict:
 
 def _daily_results(day) -> dict:
     results = daily_results(day)
-    today = day == datetime.now(UTC).date()  # else a record begun before midnight (UTC)
-    return results | {"median_time": clock(results["median_ms"]), "today": today}
+    # Not today's: a record begun before midnight (UTC) and finished since.
+    return results | {"median_time": clock(results["median_ms"]), "today": day == today()}

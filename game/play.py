@@ -156,7 +156,7 @@ def deal_from_text(text: str) -> Chosen:
         return Chosen(None)
     name, *date_typed = text.split(maxsplit=1)
     if name.lower() == "daily":
-        day = daily_date(*date_typed) if date_typed else datetime.now(UTC).date()
+        day = daily_date(*date_typed) if date_typed else today()
         return Chosen(daily_deal(day), day)
     return Chosen(_deal_named(text))
 
@@ -230,6 +230,8 @@ def hint(owner: Owner, game_id: int, version: int | None) -> Outcome:
     if _stale(row, version):
         return as_it_stands(owner, row)
     table = table_of(row)
+    if row.revealed:  # no move is left to suggest
+        return Outcome(row, table, message=REVEALED)
     asked_at = row.version
     found = last_hint(row) or _search_once(row, view_of(table))
     detail = {"move": found.move, "verdict": found.verdict, "reason": found.reason}
@@ -324,7 +326,7 @@ def start_deal(
     """The deal the player chose (none: a random one, winnable with `winnable`), under the rules
     and scoring they chose (None: the table's). A daily deal is played under the rules it is
     winnable under, the standard ones; today's is the player's record of it, as /daily deals it."""
-    if chosen.daily == datetime.now(UTC).date():
+    if chosen.daily == today():
         return open_daily(owner, chosen.daily)
     if chosen.daily:
         rules = STANDARD_RULES
@@ -363,13 +365,16 @@ def analysis_of(owner: Owner, game_id: int) -> Analysis:
     """The analysis of one of the player's games once it is over (StillPlaying before). It shows
     them every card, so from then on the game stays as it ended: an undo out of a dead end, or a
     left daily deal taken up again, could otherwise be won by its winning line."""
-    row = _load(owner, game_id)
-    found = analysis_of_game(row)
-    if not row.revealed:
-        # A write like any other (its revision bumped), so that a move read before it is worked
-        # out again and refused.
-        Game.objects.filter(pk=row.pk).update(revealed=True, revision=F("revision") + 1)
-    return found
+    while True:
+        row = _load(owner, game_id)
+        if row.status == Status.PLAYING:
+            raise StillPlaying
+        # Marked first, by a write like any other (conditional on the row as read, its revision
+        # bumped): an undo from another tab either lands before it, and the game is played on,
+        # or is worked out again after it, and refused.
+        revealing = Game.objects.filter(pk=row.pk, revision=row.revision)
+        if row.revealed or revealing.update(revealed=True, revision=F("revision") + 1):
+            return analysis_of_game(row)
 
 
 def analysis_of_game(row: Game) -> Analysis:
@@ -590,6 +595,11 @@ def random_number() -> int:
     return secrets.randbelow(RANDOM_DEALS) + 1
 
 
+def today() -> date:
+    """The day of the daily deal: dates are UTC's, the same for every player."""
+    return datetime.now(UTC).date()
+
+
 def daily_date(text: str) -> date:
     """The date of a daily deal, typed as YYYY-MM-DD, once that day has come (UTC)."""
     try:
@@ -601,7 +611,7 @@ def daily_date(text: str) -> date:
         raise DeckError(
             f"a daily deal is named by its date, daily YYYY-MM-DD, not {text[:20]!r}"
         ) from None
-    if day > datetime.now(UTC).date():
+    if day > today():
         raise DeckError(f"the daily deal of {day.isoformat()} is not out yet")
     return day
 

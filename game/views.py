@@ -3,7 +3,6 @@ answers with `answer`: an htmx request gets the changed regions of the page as f
 form post is redirected back to the page, which shows once what the post did (its flash)."""
 
 from dataclasses import replace
-from datetime import UTC, datetime
 from functools import wraps
 
 from django.conf import settings
@@ -205,7 +204,7 @@ def winnable_only(request):
 def daily(request):
     """Today's daily deal (UTC), the same for everyone: the player's record of it once begun. A
     newcomer's is dealt as the table is, stored by their first action."""
-    today = datetime.now(UTC).date()
+    today = play.today()
     if is_newcomer(request):
         outcome = play.dealt_table(today)
     else:

@@ -1,11 +1,14 @@
 """A game whose analysis its player has seen takes no more moves. The analyses kept so far were
-nearly all asked for by their players: their games count as seen."""
+nearly all asked for by their players: their finished games count as seen."""
 
 from django.db import migrations, models
 
 
 def mark_analysed_games_revealed(apps, schema_editor):
     Game = apps.get_model("game", "Game")
+    Analysis = apps.get_model("game", "Analysis")
+    # An analysis of a game played on since (undone out of its dead end) was of another ending.
+    Analysis.objects.filter(game__status="playing").delete()
     Game.objects.filter(analysis__isnull=False).update(revealed=True)
 
 

@@ -288,12 +288,39 @@ def test_an_analysis_is_of_the_game_as_it_ended(player, lost):
     assert not page.has("data-last-winnable")
 
 
-def test_the_migration_counts_the_analysed_games_as_seen(player, lost):
+def test_the_migration_counts_the_analysed_finished_games_as_seen(player, lost):
     migration = import_module("game.migrations.0020_revealed")
     play.analysis_of_game(lost)
     other = play_under(player, "standard", [18])
+    playing = player.game  # played on from a dead end, its analysis kept before
+    Analysis.objects.create(game=playing, winnable=True, last_winnable=0)
 
     migration.mark_analysed_games_revealed(apps, None)
 
     assert list(Game.objects.filter(revealed=True).values_list("pk", flat=True)) == [lost.pk]
     assert not Game.objects.get(pk=other.pk).revealed
+    assert list(Analysis.objects.values_list("game", flat=True)) == [lost.pk]
+
+
+def test_an_analysis_asked_for_while_another_tab_undoes_leaves_the_game_playable(
+    player, lost, monkeypatch
+):
+    """The undo lands while the analysis is read: the game is played on, not frozen."""
+    load = play._load
+
+    def undone_meanwhile(owner, game_id):
+        row = load(owner, game_id)
+        if row.status == Game.Status.DEAD_END:
+            monkeypatch.setattr(play, "_load", load)
+            assert player.post("undo").status_code == 200
+        return row
+
+    monkeypatch.setattr(play, "_load", undone_meanwhile)
+
+    assert player.client.get(f"/game/{lost.pk}/analysis").status_code == 409
+    game = player.game
+    assert game.status == Game.Status.PLAYING and not game.revealed
+    last = LINE[-1]
+    again = player.post("draw") if last == "draw" else player.take(last)
+    assert not elements(again.content, data_message=True)
+    assert player.game.moves == LINE and not Analysis.objects.filter(game=lost).exists()

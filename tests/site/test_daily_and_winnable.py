@@ -14,7 +14,7 @@ from game.verdicts import is_winnable
 from tests.conftest import returning
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 from tests.site.conftest import Player
-from tests.site.markup import element, message, text
+from tests.site.markup import element, elements, message, text
 
 TODAY = datetime.now(UTC).date()
 
@@ -197,10 +197,13 @@ def test_a_daily_deal_left_and_seen_in_its_analysis_stays_left(player, chain_dai
     page = player.client.get("/daily").content
     refused = player.take(CHAIN_ORDER[1], game=record)
 
+    hint = player.post("hint", game=record)
+
     assert text(element(page, id="panel-title")) == "Deal left"
     assert message(refused.content) == play.REVEALED
+    assert message(hint.content) == play.REVEALED and not elements(hint.content, data_hint=True)
     record.refresh_from_db()
-    assert record.status == Game.Status.LEFT and record.cleared == 1
+    assert record.status == Game.Status.LEFT and record.cleared == 1 and record.hint_count == 0
 
 
 def test_a_daily_deal_finished_after_its_day_names_its_day(player, chain_daily):
