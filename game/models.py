@@ -45,9 +45,9 @@ class Deal(models.Model):
             return cls._stored(deck, number)
         except IntegrityError:
             # The number is stored with another deck: the site's deal key has changed since. That
-            # deal keeps its cards and games, named by its deck code from now on.
-            if not cls.objects.filter(number=number).exclude(deck=deck).update(number=None):
-                raise
+            # deal keeps its cards and games, named by its deck code from now on (unless another
+            # request has just seen to it).
+            cls.objects.filter(number=number).exclude(deck=deck).update(number=None)
             return cls._stored(deck, number)
 
     @staticmethod

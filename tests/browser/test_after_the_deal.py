@@ -10,7 +10,7 @@ from game import play
 from game.engine.scoring import hand_score
 from game.engine.state import DRAW, Table
 from game.models import Deal, Game
-from tests.browser.conftest import screenshot, start_deal, take
+from tests.browser.conftest import first_held, screenshot, start_deal, take
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 from tests.engine.test_analysis import lost_lines
 
@@ -139,6 +139,22 @@ def test_with_the_winnable_box_ticked_every_new_deal_can_be_won(table):
     expect(table.locator("input[name=winnable]")).to_be_checked()
     games = Game.objects.exclude(deal__number=None).order_by("-pk")[:3]
     assert all(game.deal.verdicts.get(rules="standard").result == "winnable" for game in games)
+
+
+def test_the_winnable_box_is_kept_though_a_tap_is_still_on_its_way(table):
+    held = []
+    table.route("**/draw", lambda route: held.append(route))
+    table.locator("#stock").click()
+    draw = first_held(table, held)
+
+    with table.expect_response("**/winnable-only"):
+        table.locator("input[name=winnable]").check()
+    draw.continue_()
+    expect(table.locator("#stock")).to_have_attribute("data-stock", "22")
+    table.unroute("**/draw")
+
+    table.reload()
+    expect(table.locator("input[name=winnable]")).to_be_checked()
 
 
 def test_two_players_get_the_same_daily_deal(browser, base_url):
