@@ -37,9 +37,10 @@ def crowded():
         cursor.execute(
             "INSERT INTO game_game (owner_id, session_key, deal_id, status, moves, seen, cleared,"
             " longest_run, move_count, undo_count, hint_count, active_ms, version, revision,"
-            " logged, started_at, current_since, updated_at, rules, scoring, score)"
+            " logged, started_at, current_since, updated_at, rules, scoring, score, revealed)"
             " SELECT NULL, md5(i::text), %s + i %% %s, 'playing', '[]', '[]', 0, 0, 0, 0, 0, 0,"
-            " 0, 0, 0, now(), now() - i * interval '1 second', now(), 'standard', 'none', 0"
+            " 0, 0, 0, now(), now() - i * interval '1 second', now(), 'standard', 'none', 0,"
+            " FALSE"
             " FROM generate_series(1, %s) AS i",
             [first.pk, OTHER_DEALS, OTHER_GAMES],
         )
