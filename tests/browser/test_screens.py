@@ -131,6 +131,19 @@ def test_a_hint_and_a_refusal_fit(screen, table):
     screenshot(table, f"screens-hint-{screen}")
 
 
+def test_showing_a_hint_moves_no_control(screen, table):
+    """The Hint button stays under the finger: a hint lies over the message row on a wide screen,
+    and comes under the controls on a narrow one held upright."""
+    table.keyboard.press("Escape")  # the first-run tip, which any action ends
+    expect(table.locator("#tip")).to_be_hidden()
+    places = [table.locator(control).bounding_box() for control in controls()]
+
+    table.locator("#controls [data-action=hint]").click()
+    expect(table.locator("#hint-slot .bar")).to_be_visible()
+
+    assert [table.locator(control).bounding_box() for control in controls()] == places
+
+
 def ask_for_a_long_hint(page) -> None:
     """A two-clause reason: the longest kind the hint bar has to hold."""
     start_deal(page, LAST_CHANCE_DECK)
