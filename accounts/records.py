@@ -1,7 +1,8 @@
 """A player's record: their games, one line each, and their statistics.
 
 How the figures are counted (the My games page says the same):
-- A game counts once a card was taken or drawn in it; a deal dealt and never touched does not.
+- A game counts once a card was taken or drawn in it; a deal dealt and never touched does not,
+  nor a practice game (Try again from an analysis, every card known), though the history lists it.
 - Played: finished games, that is won, dead ended or left for another deal. A game still in
   progress (on the table, or set aside at login) is not played yet.
 - Won: games won. Win rate: won / played.
@@ -161,7 +162,11 @@ class Line:
 
 
 def counted(user):
-    """The user's games that are part of their record."""
+    """The user's games that are part of their record: each with a move, and no practice."""
+    return with_a_move(user).filter(practice=False)
+
+
+def with_a_move(user):
     return user.games.filter(move_count__gt=0)
 
 
@@ -319,8 +324,8 @@ def daily_streaks(cleared: list[date], today: date) -> tuple[int, int]:
 
 
 def history(user):
-    """The user's counted games, newest first, with their deals."""
-    return counted(user).select_related("deal").order_by("-started_at", "-pk")
+    """The user's games with a move, practice ones too, newest first, with their deals."""
+    return with_a_move(user).select_related("deal").order_by("-started_at", "-pk")
 
 
 def line(game: Game, table_id: int | None) -> Line:
@@ -333,7 +338,7 @@ def line(game: Game, table_id: int | None) -> Line:
         rules=game.rules,
         scoring=game.get_scoring_display() if scored else None,
         score=game.score if scored else None,
-        result=RESULTS[game.status],
+        result=RESULTS[game.status] + (" (practice)" if game.practice else ""),
         cleared=game.cleared,
         longest_run=game.longest_run,
         time=clock(game.elapsed_ms()),

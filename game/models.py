@@ -148,6 +148,10 @@ class Game(models.Model):
         default=False,
         help_text="Its player has seen the whole deal in its analysis: it takes no more moves.",
     )
+    practice = models.BooleanField(
+        default=False,
+        help_text="Dealt again from an analysis, every card known: unscored and in no record.",
+    )
     moves = models.JSONField(default=list, help_text="Snapshot: the moves in play.")
     seen = models.JSONField(default=list, help_text="Snapshot: deck positions ever shown.")
     cleared = models.PositiveSmallIntegerField(default=0)
@@ -192,8 +196,8 @@ class Game(models.Model):
             models.Index(fields=["owner", "status"]),
             models.Index(fields=["owner", "-current_since"]),
             # Covering indexes for the staff statistics (game.stats): per deal and per day.
-            models.Index(fields=["deal", "status"]),
-            models.Index(fields=["started_at", "status"]),
+            models.Index(fields=["deal", "status", "practice"]),
+            models.Index(fields=["started_at", "status", "practice"]),
             models.Index(fields=["-longest_run", "started_at"]),
             # The daily deals' records, for the day's results: only those games are indexed.
             models.Index(

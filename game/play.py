@@ -276,9 +276,11 @@ def leave(
     *,
     rules: str | None = None,
     scoring: str | None = None,
+    practice: bool = False,
 ) -> Outcome:
     """Start a new game (of `deal`, or this game's deal again when None, with the moves `played`
-    already made), leaving this one; under this game's rules and scoring unless others are given.
+    already made; `practice`: see Game.practice), leaving this one; under this game's rules and
+    scoring unless others are given.
     The left game's write is conditional like a move's, so two requests to leave one table start
     one new game between them: the second finds the table gone and is stale."""
     while True:
@@ -302,6 +304,7 @@ def leave(
                     played=played,
                     rules=rules or row.rules,
                     scoring=scoring or row.scoring,
+                    practice=practice,
                 )
                 news = f"Deal {fresh.identifier} dealt."
                 table = table_of(fresh)
@@ -343,22 +346,18 @@ def replay_deal(
     owner: Owner, game_id: int, table: int | None = None, version: int | None = None
 ) -> Outcome:
     """Play the deal of any of the player's games again; the table is left as by New deal."""
-    return _play_again(owner, _load(owner, game_id), [], table, version)
+    source = _load(owner, game_id)
+    return _play_again(owner, source, table, version, scoring=source.scoring)
 
 
 def _play_again(
-    owner: Owner, source: Game, played: list[Move], table: int | None, version: int | None
+    owner: Owner, source: Game, table: int | None, version: int | None, **options
 ) -> Outcome:
-    """A game's deal again under its rules, from its first moves `played`, leaving the table:
-    the game `table` at `version` as the page asking showed it, if it says (the same request sent
-    twice is then stale, and leaves nothing the first one dealt), else the table as it stands.
-    Those moves' points would be made twice: a scored hand taken up again part way is unscored,
-    so that a score cannot be bought back."""
-    scoring = Game.Scoring.NONE if played else source.scoring
+    """A game's deal again under its rules (with leave's `options`), leaving the table: the game
+    `table` at `version` as the page asking showed it, if it says (the same request sent twice is
+    then stale, and leaves nothing the first one dealt), else the table as it stands."""
     table = current_game(owner).pk if table is None else table
-    return leave(
-        owner, table, version, source.deal, Kind.REPLAY, played, rules=source.rules, scoring=scoring
-    )
+    return leave(owner, table, version, source.deal, Kind.REPLAY, rules=source.rules, **options)
 
 
 def analysis_of(owner: Owner, game_id: int) -> Analysis:
@@ -407,13 +406,17 @@ def try_again_from(
     owner: Owner, game_id: int, count: int, table: int | None = None, version: int | None = None
 ) -> Outcome:
     """Play a finished game's deal again from its first `count` moves, leaving the table (the game
-    `table` at `version`, if the request says: see _play_again)."""
+    `table` at `version`, if the request says: see _play_again). Its player has seen every card in
+    the analysis: it is practice, unscored and in no record, lest a score or a win be bought."""
     source = _load(owner, game_id)
     if source.status == Status.PLAYING:
         raise StillPlaying
     if not 0 <= count <= len(source.moves):
         raise ValueError(f"that game has {len(source.moves)} moves in play, not {count}")
-    return _play_again(owner, source, source.moves[:count], table, version)
+    played = source.moves[:count]
+    return _play_again(
+        owner, source, table, version, played=played, scoring=Game.Scoring.NONE, practice=True
+    )
 
 
 def open_daily(owner: Owner, day: date) -> Outcome:
@@ -662,6 +665,7 @@ def _start(
     rules: str = STANDARD_RULES,
     scoring: str = Game.Scoring.NONE,
     daily=None,
+    practice: bool = False,
 ) -> Game:
     """A new game of `deal` on the player's table, with the moves `played` made and logged."""
     row = Game(
@@ -669,6 +673,7 @@ def _start(
         rules=rules,
         scoring=scoring,
         daily=daily,
+        practice=practice,
         running_since=timezone.now(),
         **owner.fields,
     )
@@ -680,6 +685,7 @@ def _start(
     for move in played:
         outcome, logged = _make_move(row, None, move, table)
         entries += logged
+    row.move_count = 0  # those moves were given, not made: the game counts once its player moves
     row.seen = sorted(table.seen)
     rows.write_game(row, entries)
     return row

@@ -57,8 +57,8 @@ def context(game: Game, analysis: Analysis, step: int | None, *, players: bool =
         "cleared": table.cleared,
         "players": players,
         "try_again": players and analysis.last_winnable is not None,
-        # The moves kept would score a second time, so game.play deals the try unscored.
-        "again_unscored": start > 0 and game.scoring != Game.Scoring.NONE,
+        # Every card seen: game.play deals the try as practice, unscored and in no record.
+        "again_unscored": game.scoring != Game.Scoring.NONE,
     }
 
 

@@ -4,7 +4,8 @@ Every figure is one aggregate query (COUNT, AVG, GROUP BY): the games table grow
 so nothing here loads game rows into Python except the few a table lists.
 
 The figures count played games (`Game.PLAYED`), as a player's own record does: finished after a
-card was taken or drawn. A deal dealt and left untouched and a game in progress are not counted.
+card was taken or drawn. A deal dealt and left untouched, a game in progress and a practice game
+(Game.practice) are not counted.
 """
 
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from .engine.scoring import CLASSIC, PYSOL
 from .models import Deal, Game, Verdict
 
 WON = Q(status=Game.Status.WON)
-PLAYED = Q(status__in=Game.PLAYED)
+PLAYED = Q(status__in=Game.PLAYED, practice=False)
 CHART_DAYS = 90
 HARDEST_MIN_PLAYS = 10
 """A deal counts as played often from this many games on; fewer say little about its difficulty."""
@@ -183,15 +184,15 @@ def cleared_histogram() -> list[int]:
 
 def longest_runs(limit: int = 10) -> QuerySet[Game]:
     """The games with the longest runs; a game without a card taken has no run to show."""
-    games = Game.objects.filter(longest_run__gt=0).select_related("deal", "owner")
+    games = Game.objects.filter(longest_run__gt=0, practice=False).select_related("deal", "owner")
     return games.order_by("-longest_run", "started_at")[:limit]
 
 
 def with_play_counts(deals: QuerySet[Deal]) -> QuerySet[Deal]:
     """Annotate each deal with plays, wins and win_rate (None for a deal nobody has played)."""
     return deals.annotate(
-        plays=Count("games", filter=Q(games__status__in=Game.PLAYED)),
-        wins=Count("games", filter=Q(games__status=Game.Status.WON)),
+        plays=Count("games", filter=Q(games__status__in=Game.PLAYED, games__practice=False)),
+        wins=Count("games", filter=Q(games__status=Game.Status.WON, games__practice=False)),
     ).annotate(win_rate=Cast(F("wins"), FloatField()) / NullIf(F("plays"), 0))
 
 

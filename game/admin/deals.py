@@ -52,7 +52,7 @@ class DealAdmin(DealNumberSearch, admin.ModelAdmin):
     @admin.display(ordering="plays", description="played")
     def games_played(self, deal):
         # The played games the count counts (not a deal left untouched or still in progress).
-        query = f"?deal__id__exact={deal.pk}&status__in={','.join(Game.PLAYED)}"
+        query = f"?deal__id__exact={deal.pk}&status__in={','.join(Game.PLAYED)}&practice__exact=0"
         url = reverse("admin:game_game_changelist") + query
         return format_html('<a href="{}">{}</a>', url, deal.plays)
 

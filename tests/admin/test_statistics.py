@@ -45,6 +45,21 @@ def test_overall_figures_match_the_hand_built_games(staff_client, played, solver
     assert text_of(html, "data-undone") == "2 4 undos in all"
 
 
+def test_a_practice_game_counts_in_no_figure(staff_client, played, solver_calls):
+    """Dealt again from an analysis, every card known: its win says nothing of the deal."""
+
+    def figures() -> str:
+        return element(page(staff_client), id="content").text
+
+    before = figures()
+    Game.objects.create(
+        deal=played["second"], status=Game.Status.WON, practice=True, cleared=28,
+        longest_run=28, move_count=3, active_ms=1_000, started_at=played["games"][0].started_at,
+    )  # fmt: skip
+
+    assert figures() == before
+
+
 def test_hint_and_undo_use(staff_client, played, solver_calls):
     html = page(staff_client)
 

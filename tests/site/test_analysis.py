@@ -8,6 +8,7 @@ import pytest
 from django.apps import apps
 from django.test import Client
 
+from accounts import records
 from game import play
 from game.display import face, rules_label
 from game.engine.analysis import analyse
@@ -18,6 +19,7 @@ from game.engine.state import Table
 from game.models import Analysis, Game, Verdict
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 from tests.engine.test_analysis import lost_lines
+from tests.site.conftest import Player
 from tests.site.markup import element, elements, message, text
 from tests.site.test_moves import kinds
 
@@ -236,15 +238,46 @@ def test_a_scored_hand_tried_again_part_way_is_unscored_and_banks_nothing(player
     assert play.bank_of(Game.objects.filter(scoring="classic").latest("pk")) == bank
 
 
-def test_a_game_tried_again_from_its_start_keeps_its_rules_and_scoring(player):
+def test_a_game_tried_again_from_its_start_keeps_its_rules_as_unscored_practice(player):
     game = play_under(player, "nowrap", ["draw"], scoring="pysol")
     player.post("deal", {"deal": "", "rules": "standard", "scoring": "none"})
-    player.client.get(f"/game/{game.pk}/analysis")
+    page = player.client.get(f"/game/{game.pk}/analysis").content
+    assert "practice, unscored" in text(element(page, "button", data_action="again"))
 
     player.post("again", {"moves": 0}, game=game)
 
     table = player.game
-    assert (table.rules, table.scoring, table.moves) == ("nowrap", "pysol", [])
+    assert (table.rules, table.scoring, table.moves) == ("nowrap", "none", [])
+    assert table.practice
+
+
+def test_a_try_again_is_practice_in_no_record_and_counts_only_its_players_moves(
+    django_user_model,
+):
+    """Its player has seen every card: a win bought by the analysis's line would count."""
+    player = Player(Client())
+    lost = play_line(player, DECK, LINE)
+    found = analyse(DECK, LINE)
+    player.client.get(f"/game/{lost.pk}/analysis")
+    player.post("again", {"moves": found.last_winnable}, game=lost)
+    untouched = player.game
+    player.post("new", game=untouched)  # left untouched: skipped, though it holds moves
+    player.post("again", {"moves": found.last_winnable}, game=lost)
+    for move in found.line:
+        player.post("draw") if move == "draw" else player.take(move)
+    practice = player.game
+
+    untouched.refresh_from_db()
+    assert untouched.status == Game.Status.SKIPPED and untouched.move_count == 0
+    assert practice.status == Game.Status.WON and practice.practice
+    assert practice.move_count == len(found.line)
+    alice = django_user_model.objects.create_user("alice", password="a long pass phrase")
+    player.client.post("/accounts/login/", {"username": "alice", "password": "a long pass phrase"})
+    figures = records.statistics(alice).overall
+    assert (figures.played, figures.won, figures.best_time) == (1, 0, None)
+    history = player.client.get("/accounts/games/").content
+    results = [text(cell) for cell in elements(history, "td", data_label="Result")]
+    assert results == ["Won (practice)", "Dead end"]
 
 
 def test_the_migration_forgets_the_analyses_worked_out_under_the_wrong_rules(player):

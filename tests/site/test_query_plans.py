@@ -37,10 +37,11 @@ def crowded():
         cursor.execute(
             "INSERT INTO game_game (owner_id, session_key, deal_id, status, moves, seen, cleared,"
             " longest_run, move_count, undo_count, hint_count, active_ms, version, revision,"
-            " logged, started_at, current_since, updated_at, rules, scoring, score, revealed)"
+            " logged, started_at, current_since, updated_at, rules, scoring, score, revealed,"
+            " practice)"
             " SELECT NULL, md5(i::text), %s + i %% %s, 'playing', '[]', '[]', 0, 0, 0, 0, 0, 0,"
             " 0, 0, 0, now(), now() - i * interval '1 second', now(), 'standard', 'none', 0,"
-            " FALSE"
+            " FALSE, FALSE"
             " FROM generate_series(1, %s) AS i",
             [first.pk, OTHER_DEALS, OTHER_GAMES],
         )
