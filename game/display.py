@@ -101,9 +101,10 @@ def links(game_id: int) -> MappingProxyType:
 def context(outcome: Outcome, **extra) -> dict:
     row, table, hint = outcome.row, outcome.table, outcome.hint
     hinted = hint.move if hint else None
-    # A won deal offers nothing more to play, though the stock and the wild card may be left.
-    won = row.status == Game.Status.WON
-    free = set() if won else set(table.legal_takes())
+    # A won deal offers nothing more to play, though the stock and the wild card may be left; nor
+    # does one its player has seen the analysis of.
+    finished = row.status == Game.Status.WON or row.revealed
+    free = set() if finished else set(table.legal_takes())
     # A face-down card carries only its place: not even its name can reach the page. The
     # buttons are joined here, one string for the template instead of a loop of 28.
     cards = SafeString(
@@ -127,7 +128,7 @@ def context(outcome: Outcome, **extra) -> dict:
         "links": links(game_id),
         "cards": cards,
         "waste_card": waste_card(table.waste_top, outcome.moved, table.wild_on_waste),
-        "wild_held": table.wild_held and not won,
+        "wild_held": table.wild_held and not finished,
         "hint_wild": hinted == WILD,
         "rules": RULES_BY_NAME[row.rules],
         "scored": scored,

@@ -30,6 +30,7 @@ def context(game: Game, analysis: Analysis, step: int | None, *, players: bool =
     deck, rules = game.deal.cards, rules_named(game.rules)
     line = analysis.line
     start = analysis.last_winnable or 0
+    stepped = step is not None  # a page of the line, reached by its step links
     step = 0 if step is None else max(0, min(step, len(line)))
     played = game.moves[:start] if analysis.last_winnable is not None else []
     table = Table.replay(deck, [*played, *line[:step]], rules)
@@ -45,6 +46,7 @@ def context(game: Game, analysis: Analysis, step: int | None, *, players: bool =
         "start": start,
         "lost_by": lost_by,
         "step": step,
+        "stepped": stepped,
         "steps": len(line),
         "next_move": move_words(table, next_move) if next_move is not None else "",
         "cards": [_card(table, pos, next_move) for pos in range(TABLEAU_SIZE)],

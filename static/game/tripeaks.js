@@ -174,6 +174,9 @@
   };
 
   const moveFocus = (step) => {
+    // A result panel over the table: what lies under it is out of play.
+    const result = $("#panel:not([hidden]):not(.collapsed) h2");
+    if (result) return result.focus();
     const cards = freeCards();
     if (!cards.length) return $("#stock")?.focus();
     const index = cards.indexOf(document.activeElement);
@@ -200,9 +203,15 @@
       if (inBar) $("#controls [data-action=hint]").focus();
     },
   };
+  // The keys play while the game is where the player is: focus in it, or nowhere with the table
+  // in view. Elsewhere (the rules, scrolled down to) they are the page's: arrows scroll it.
+  const atTheGame = () =>
+    document.activeElement === document.body
+      ? $("#table")?.getBoundingClientRect().bottom > 0
+      : Boolean(document.activeElement?.closest("#play"));
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
-    if (event.target.closest("input, textarea, select")) return;
+    if (event.target.closest("input, textarea, select") || !atTheGame()) return;
     // H then Enter plays the hint, however long it is thought out: an Enter (or Space) before it
     // lands, focus still where it was asked from, waits for it.
     const thinking = $("#checking.htmx-request") && focusKeyOf(document.activeElement) === hintAskedFrom;

@@ -186,6 +186,21 @@ def test_keyboard_only_play(table):
     expect(status).to_contain_text("deal ")
 
 
+def test_scrolled_down_to_the_rules_the_keys_are_the_pages(table):
+    table.locator("#rules").scroll_into_view_if_needed()
+    table.evaluate("document.activeElement.blur()")
+    scrolled = table.evaluate("scrollY")
+    assert scrolled > 0
+
+    for key in ("ArrowDown", "n"):
+        table.keyboard.press(key)
+
+    table.wait_for_function("(before) => scrollY > before", arg=scrolled)  # on down the rules
+    expect(table.locator("#table .card:focus")).to_have_count(0)
+    expect(table.locator("#status")).to_have_attribute("data-cleared", "0")
+    assert Game.objects.count() == 0  # no new deal was dealt (nor the newcomer's stored)
+
+
 def test_after_an_undo_focus_is_on_a_card_that_can_be_played(table):
     start_deal(table, CHAIN_DECK)
     table.keyboard.press("ArrowRight")

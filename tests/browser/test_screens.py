@@ -89,6 +89,8 @@ def test_the_win_panel_fits_and_leaves_the_controls_free(screen, table):
     assert unreachable(table, ["#panel", *controls()]) == []
     assert unreachable(table, WIN_EXITS) == []
     screenshot(table, f"screens-won-{screen}")
+    table.keyboard.press("ArrowRight")  # not to the stock, which the panel may cover
+    expect(table.locator("#panel h2")).to_be_focused()
     table.locator("#panel .actions [data-look]").click()  # folded, only its way back stays
     expect(table.locator("#panel .result")).to_be_hidden()
     assert unreachable(table, ["#panel .show", *controls()]) == []

@@ -12,7 +12,7 @@ from accounts import records
 from game import play
 from game.display import face, rules_label
 from game.engine.analysis import analyse
-from game.engine.cards import card_code
+from game.engine.cards import card_code, card_from_code, card_label
 from game.engine.deck import format_deck
 from game.engine.rules import Rules
 from game.engine.state import Table
@@ -109,6 +109,19 @@ def test_the_winning_line_can_be_stepped_through_forwards_and_back(player, lost)
     counts = [sum("taken" in card["class"].split() for card in cards) for cards in taken]
     assert counts[0] <= counts[1] <= counts[2] == 28
     assert "the peaks are cleared" in text(end)
+
+
+def test_a_screen_reader_reads_the_whole_deal_card_by_card(player, lost):
+    page = player.client.get(f"/game/{lost.pk}/analysis?step=1").content
+
+    cards = elements(element(page, role="list"), role="listitem")
+    assert len(cards) == 28
+    named = [card["aria-label"].split(",")[0] for card in cards]
+    assert named == [card_label(card_from_code(card["data-card"])) for card in cards]
+    said_next = [card["aria-label"].endswith(", played next") for card in cards]
+    assert said_next == [card.has("data-next") for card in cards]
+    # A page of the line comes back with focus on Forward, to step on.
+    assert element(page, "a", rel="next").has("autofocus")
 
 
 def test_each_step_marks_the_card_the_line_plays_next(player, lost):

@@ -200,6 +200,7 @@ def test_a_daily_deal_left_and_seen_in_its_analysis_stays_left(player, chain_dai
     hint = player.post("hint", game=record)
 
     assert text(element(page, id="panel-title")) == "Deal left"
+    assert not elements(page, data_free=True)  # no card offered to play under the panel
     assert message(refused.content) == play.REVEALED
     assert message(hint.content) == play.REVEALED and not elements(hint.content, data_hint=True)
     record.refresh_from_db()
