@@ -87,7 +87,7 @@ class ScoredPlay:
 @dataclass
 class Winnable:
     """The player's distinct deals (under each game's rule set) and how many the solver proved
-    winnable; `undecided` are those without a stored verdict yet."""
+    winnable; `undecided` are those the solver has not decided yet."""
 
     deals: int
     winnable: int
@@ -254,7 +254,8 @@ def winnable(user) -> Winnable:
     return Winnable(
         deals=len(results),
         winnable=results.count(Deal.Verdict.WINNABLE),
-        undecided=results.count(None),
+        # Without a verdict yet, or with one the solver ran out of budget on: not decided.
+        undecided=results.count(None) + results.count(Deal.Verdict.UNKNOWN),
         played_on_winnable=played,
         won_on_winnable=won,
     )

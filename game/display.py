@@ -52,8 +52,8 @@ def clock(ms: float | None) -> str | None:
 
 def points(score: int) -> str:
     """A score as print sets it: a minus sign, not a hyphen, before a loss, as the points each
-    move scores are written (game.engine.scoring)."""
-    return f"\N{MINUS SIGN}{-score}" if score < 0 else str(score)
+    move scores are written (game.engine.scoring), and thousands set apart (a bank grows)."""
+    return f"\N{MINUS SIGN}{-score:,}" if score < 0 else f"{score:,}"
 
 
 def percent(fraction: float | None) -> str:

@@ -2,6 +2,7 @@
 
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
+from django.template.defaultfilters import pluralize
 from django.template.response import TemplateResponse
 
 from game import stats
@@ -93,7 +94,8 @@ def _scores(scoring: str, name: str, buckets: list[stats.ScoreBucket]) -> dict:
         chart = bar_chart(
             values=[bucket.hands for bucket in buckets],
             titles=[
-                f"{bucket.hands} hands scored {bucket.low} to {bucket.high - 1}"
+                f"{bucket.hands} hand{pluralize(bucket.hands)} scored"
+                f" {bucket.low} to {bucket.high - 1}"
                 for bucket in buckets
             ],
             x_labels={index: str(buckets[index].low) for index in labelled},
@@ -118,6 +120,6 @@ def _cleared_chart(cleared: list[int]):
         return None
     return bar_chart(
         values=cleared,
-        titles=[f"{count} games cleared {n}" for n, count in enumerate(cleared)],
+        titles=[f"{count} game{pluralize(count)} cleared {n}" for n, count in enumerate(cleared)],
         x_labels={n: str(n) for n in range(0, TABLEAU_SIZE + 1, 4)},
     )

@@ -10,7 +10,7 @@ from accounts import records
 from game import play
 from game.models import Deal, Game, Verdict
 from tests.accounts.conftest import account_game, act, make_user
-from tests.site.markup import element, elements
+from tests.site.markup import element, elements, text
 
 Status = Game.Status
 W, D, L = Status.WON, Status.DEAD_END, Status.LEFT
@@ -220,6 +220,10 @@ def test_the_bank_sums_every_hand_and_the_best_hands_are_the_top_three(alice):
     best = scored["classic"].best
     assert [(hand.score, hand.deal) for hand in best] == [(455, "3"), (200, "5"), (120, "1")]
     assert scored["pysol"].bank == 900
+    client = Client()
+    client.force_login(alice)
+    page = client.get("/accounts/games/").content
+    assert text(element(page, data_bank="1325")) == "1,325"  # thousands set apart
 
 
 def test_winnable_deals_count_only_decided_verdicts(alice):
@@ -232,10 +236,12 @@ def test_winnable_deals_count_only_decided_verdicts(alice):
     game_of(alice, D, finished=3, deal=2)
     game_of(alice, D, finished=4, deal=2, rules="wild")
     game_of(alice, W, finished=5, deal=3)  # no verdict stored
+    Verdict.objects.create(deal=deals[3], rules="open", result="unknown", nodes=1)
+    game_of(alice, W, finished=6, deal=3, rules="open")  # the solver ran out of budget
 
     found = records.statistics(alice).winnable
 
-    assert (found.deals, found.winnable, found.undecided) == (4, 2, 1)
+    assert (found.deals, found.winnable, found.undecided) == (5, 2, 2)
     assert (found.played_on_winnable, found.won_on_winnable) == (3, 1)
     assert found.win_rate == pytest.approx(1 / 3)
 
@@ -247,6 +253,7 @@ def test_my_games_says_how_many_deals_are_winnable_among_those_decided(alice):
 
     client = Client()
     client.force_login(alice)
+    assert said().startswith("Winnable deals: none played yet.")
     first, second = Deal.for_number(1), Deal.for_number(2)
     game_of(alice, W, finished=1, deal=1)
     game_of(alice, D, finished=2, deal=2)

@@ -83,8 +83,9 @@ def test_games_per_day_and_cards_cleared(staff_client, played, solver_calls):
         assert text_of(html, "data-cleared", str(cleared)) == f"{cleared} 1"
     # Only the game in progress cleared 6, and it is not played.
     assert parse(html).find_all("data-cleared", "6") == []
-    # A bar's title reads "<games> games cleared <cards>".
+    # A bar's title reads "<games> games cleared <cards>", one game in the singular.
     bars = bar_titles(charts["Games by cards cleared, 0 to 28"])
+    assert "1 game cleared 28" in bars and "0 games cleared 27" in bars
     games_by_cleared = {int(title.split()[-1]): int(title.split()[0]) for title in bars}
     assert sorted(games_by_cleared) == list(range(29))
     assert {cleared for cleared, games in games_by_cleared.items() if games} == {0, 10, 20, 28}
@@ -210,4 +211,6 @@ def test_hand_scores_per_scoring_system(staff_client, played, solver_calls):
     titles = [part.text for part in elements(chart, "title")]
     assert len(titles) == 14, "every 100 points from -100 to 1299 has its bar"
     assert titles[0] == "2 hands scored -100 to -1" and titles[5] == "0 hands scored 400 to 499"
+    assert titles[1] == "1 hand scored 0 to 99"
+    assert "4 played hands by score" in pysol.text  # not the hand still in play
     assert "No scored hands yet." in element(html, id="scores-classic").text

@@ -20,6 +20,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
+from django.template.defaultfilters import pluralize
 from django.utils import timezone
 
 from game.engine.deck import deck_for_number, format_deck
@@ -103,7 +104,8 @@ class Command(BaseCommand):
         added_dailies = Game.objects.filter(daily__isnull=False).count() - dailies_before
         self.stdout.write(
             f"Made {games} games ({min(logged, games)} with a log) "
-            f"of {deals} deals by {players} players and anonymous visitors, "
+            f"of {deals} deal{pluralize(deals)} by {players} player{pluralize(players)} and "
+            "anonymous visitors, "
             f"and {added_dailies} daily deal records over {daily_days} days."
         )
 
