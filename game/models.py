@@ -196,7 +196,7 @@ class Game(models.Model):
             models.Index(fields=["owner", "status"]),
             models.Index(fields=["owner", "-current_since"]),
             # Covering indexes for the staff statistics (game.stats): per deal and per day.
-            models.Index(fields=["deal", "status", "practice"]),
+            models.Index(fields=["deal", "status", "practice", "rules"]),
             models.Index(fields=["started_at", "status", "practice"]),
             models.Index(fields=["-longest_run", "started_at"]),
             # The daily deals' records, for the day's results: only those games are indexed.

@@ -197,9 +197,11 @@ def with_play_counts(deals: QuerySet[Deal]) -> QuerySet[Deal]:
 
 
 def _per_deal(min_plays: int) -> QuerySet:
-    """Plays, wins and win_rate per deal, grouped over the games table alone (no join)."""
+    """Plays, wins and win_rate per deal under the standard game (the verdict shown beside them),
+    grouped over the games table alone (no join): one deal is another game under other rules."""
     return (
         played_games()
+        .filter(rules=STANDARD_NAME)
         .values("deal")
         .annotate(plays=Count("id"), wins=Count("id", filter=WON))
         .filter(plays__gte=min_plays)
