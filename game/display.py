@@ -50,10 +50,15 @@ def clock(ms: float | None) -> str | None:
     return f"{minutes}:{seconds:02d}"
 
 
+def count(number: int) -> str:
+    """A count as print sets it, thousands set apart: 1,640."""
+    return f"{number:,}"
+
+
 def points(score: int) -> str:
     """A score as print sets it: a minus sign, not a hyphen, before a loss, as the points each
     move scores are written (game.engine.scoring), and thousands set apart (a bank grows)."""
-    return f"\N{MINUS SIGN}{-score:,}" if score < 0 else f"{score:,}"
+    return f"\N{MINUS SIGN}{count(-score)}" if score < 0 else count(score)
 
 
 def percent(fraction: float | None) -> str:

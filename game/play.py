@@ -304,7 +304,8 @@ def leave(
                     played=played,
                     rules=rules or row.rules,
                     scoring=scoring or row.scoring,
-                    practice=practice,
+                    # Practice replayed is practice still: every card has been seen.
+                    practice=practice or (deal is None and row.practice),
                 )
                 news = f"Deal {fresh.identifier} dealt."
                 table = table_of(fresh)
@@ -347,7 +348,9 @@ def replay_deal(
 ) -> Outcome:
     """Play the deal of any of the player's games again; the table is left as by New deal."""
     source = _load(owner, game_id)
-    return _play_again(owner, source, table, version, scoring=source.scoring)
+    return _play_again(
+        owner, source, table, version, scoring=source.scoring, practice=source.practice
+    )
 
 
 def _play_again(

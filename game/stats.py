@@ -189,10 +189,12 @@ def longest_runs(limit: int = 10) -> QuerySet[Game]:
 
 
 def with_play_counts(deals: QuerySet[Deal]) -> QuerySet[Deal]:
-    """Annotate each deal with plays, wins and win_rate (None for a deal nobody has played)."""
+    """Annotate each deal with plays, wins and win_rate (None for a deal nobody has played) under
+    the standard game, as the per-deal figures count them."""
+    played = Q(games__status__in=Game.PLAYED, games__practice=False, games__rules=STANDARD_NAME)
     return deals.annotate(
-        plays=Count("games", filter=Q(games__status__in=Game.PLAYED, games__practice=False)),
-        wins=Count("games", filter=Q(games__status=Game.Status.WON, games__practice=False)),
+        plays=Count("games", filter=played),
+        wins=Count("games", filter=played & Q(games__status=Game.Status.WON)),
     ).annotate(win_rate=Cast(F("wins"), FloatField()) / NullIf(F("plays"), 0))
 
 

@@ -5,6 +5,7 @@ from django.utils.safestring import mark_safe
 
 from game import stats
 from game.display import percent
+from game.engine.rules import STANDARD_NAME
 from game.models import Deal, Game
 
 from .search import DealNumberSearch
@@ -49,10 +50,14 @@ class DealAdmin(DealNumberSearch, admin.ModelAdmin):
             request, {"title": "Select deal to view", **(extra_context or {})}
         )
 
-    @admin.display(ordering="plays", description="played")
+    @admin.display(ordering="plays", description="played (standard game)")
     def games_played(self, deal):
-        # The played games the count counts (not a deal left untouched or still in progress).
-        query = f"?deal__id__exact={deal.pk}&status__in={','.join(Game.PLAYED)}&practice__exact=0"
+        # The played games the count counts: the standard game's, not a deal left untouched, a
+        # game still in progress or practice.
+        query = (
+            f"?deal__id__exact={deal.pk}&status__in={','.join(Game.PLAYED)}"
+            f"&practice__exact=0&rules__exact={STANDARD_NAME}"
+        )
         url = reverse("admin:game_game_changelist") + query
         return format_html('<a href="{}">{}</a>', url, deal.plays)
 

@@ -26,15 +26,16 @@ class GameAdmin(DealNumberSearch, ViewOnly, admin.ModelAdmin):
         "id", "started_at", "deal_link", "player", "status", "cleared", "rules", "scoring",
         "score", "active_time", "move_count", "longest_run", "hint_count", "undo_count",
     ]  # fmt: skip
-    list_filter = ["status", "rules", "scoring", "started_at", GameVerdictFilter]
+    list_filter = ["status", "rules", "scoring", "practice", "started_at", GameVerdictFilter]
     list_select_related = ["deal", "owner"]
     date_hierarchy = "started_at"
     deal_number_lookup = "deal__number"
     search_fields = ["deal__deck", "owner__username", "session_key__exact"]
     search_help_text = "A deal number, (part of) a deck code, or a player's user name."
     fields = [
-        "deal_link", "player", "rules", "scoring", "score", "daily", "status", "analysis_link",
-        "cleared", "longest_run", "move_count", "undo_count", "hint_count", "active_time",
+        "deal_link", "player", "rules", "scoring", "score", "daily", "practice", "revealed",
+        "status", "analysis_link", "cleared", "longest_run", "move_count", "undo_count",
+        "hint_count", "active_time",
         "started_at", "finished_at", "updated_at",
     ]  # fmt: skip
     readonly_fields = fields

@@ -8,6 +8,7 @@ from django.utils.safestring import mark_safe
 from game import display
 
 register = template.Library()
+register.filter("count", display.count)
 register.filter("percent", display.percent)
 register.filter("points", display.points)
 register.filter("rules_label", display.rules_label)

@@ -203,12 +203,14 @@
       if (inBar) $("#controls [data-action=hint]").focus();
     },
   };
-  // The keys play while the game is where the player is: focus in it, or nowhere with the table
-  // in view. Elsewhere (the rules, scrolled down to) they are the page's: arrows scroll it.
-  const atTheGame = () =>
-    document.activeElement === document.body
-      ? $("#table")?.getBoundingClientRect().bottom > 0
-      : Boolean(document.activeElement?.closest("#play"));
+  // The keys play while the game is where the player is: the table in view, and focus in the
+  // game or nowhere. Elsewhere (the account links, the rules scrolled down to) they are the
+  // page's: arrows scroll it.
+  const atTheGame = () => {
+    const active = document.activeElement;
+    const inGame = active === document.body || (active?.closest("#play") && !active.closest(".account"));
+    return Boolean(inGame) && $("#table")?.getBoundingClientRect().bottom > 0;
+  };
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (event.target.closest("input, textarea, select") || !atTheGame()) return;

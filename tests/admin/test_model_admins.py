@@ -79,6 +79,11 @@ def test_the_log_is_read_only(staff_client, logged_game):
 
 @pytest.mark.parametrize("term", ["2", "deal 2"])
 def test_deals_are_searched_by_number(staff_client, played, term):
+    # Neither counted: the deal under other rules is another game, and practice is no play.
+    for rules, practice in (("open", False), ("standard", True)):
+        Game.objects.create(
+            deal=played["second"], rules=rules, practice=practice, status=Game.Status.WON
+        )
     [deal] = changelist(staff_client.get("/admin/game/deal/", {"q": term}).content.decode())
 
     # Deal 2 has three games, of which two were played (the third was left untouched).

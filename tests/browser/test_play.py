@@ -186,19 +186,33 @@ def test_keyboard_only_play(table):
     expect(status).to_contain_text("deal ")
 
 
-def test_scrolled_down_to_the_rules_the_keys_are_the_pages(table):
-    table.locator("#rules").scroll_into_view_if_needed()
-    table.evaluate("document.activeElement.blur()")
+@pytest.mark.parametrize("focus", ["nowhere", "on the card last played"])
+def test_scrolled_down_to_the_rules_the_keys_are_the_pages(table, focus):
+    start_deal(table, CHAIN_DECK)
+    take(table, 18)
+    if focus == "nowhere":
+        table.evaluate("document.activeElement.blur()")
+    table.evaluate("scrollTo(0, document.body.scrollHeight / 2)")  # as a wheel would
+    assert table.locator("#table").evaluate("table => table.getBoundingClientRect().bottom") < 0
     scrolled = table.evaluate("scrollY")
-    assert scrolled > 0
+    played = table.locator("#table").get_attribute("data-table")
 
-    for key in ("ArrowDown", "n"):
+    for key in ("ArrowDown", "d", "n"):
         table.keyboard.press(key)
 
     table.wait_for_function("(before) => scrollY > before", arg=scrolled)  # on down the rules
-    expect(table.locator("#table .card:focus")).to_have_count(0)
-    expect(table.locator("#status")).to_have_attribute("data-cleared", "0")
-    assert Game.objects.count() == 0  # no new deal was dealt (nor the newcomer's stored)
+    expect(table.locator("#table")).to_have_attribute("data-table", played)  # no draw, no deal
+
+
+def test_on_the_account_links_the_keys_are_the_pages(table):
+    played = table.locator("#table").get_attribute("data-table")
+    table.locator("nav.account a").first.focus()
+
+    table.keyboard.press("n")
+    table.keyboard.press("ArrowRight")
+
+    expect(table.locator("nav.account a").first).to_be_focused()
+    expect(table.locator("#table")).to_have_attribute("data-table", played)
 
 
 def test_after_an_undo_focus_is_on_a_card_that_can_be_played(table):

@@ -17,6 +17,7 @@ from game.engine.deck import format_deck
 from game.engine.rules import Rules
 from game.engine.state import Table
 from game.models import Analysis, Game, Verdict
+from game.owners import Owner
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 from tests.engine.test_analysis import lost_lines
 from tests.site.conftest import Player
@@ -256,13 +257,28 @@ def test_a_game_tried_again_from_its_start_keeps_its_rules_as_unscored_practice(
     player.post("deal", {"deal": "", "rules": "standard", "scoring": "none"})
     page = player.client.get(f"/game/{game.pk}/analysis").content
     again = element(page, "button", data_action="again")
-    assert "unscored" in text(again) and again["title"].startswith("Practice")
+    said = text(element(page, id=again["aria-describedby"]))
+    assert "unscored" in text(again) and said.startswith("A try is practice")
 
     player.post("again", {"moves": 0}, game=game)
 
     table = player.game
     assert (table.rules, table.scoring, table.moves) == ("nowrap", "none", [])
     assert table.practice
+
+
+def test_practice_replayed_is_practice_still(player, lost):
+    player.client.get(f"/game/{lost.pk}/analysis")
+    player.post("again", {"moves": 0}, game=lost)
+    practice = player.game
+
+    player.post("replay", game=practice)  # the table's Replay deal
+    replayed = player.game
+    owner = Owner(session_key=player.client.session.session_key)
+    again = play.replay_deal(owner, practice.pk).row  # My games' Replay
+
+    assert replayed.pk != practice.pk and replayed.deal == practice.deal and replayed.practice
+    assert again.pk != replayed.pk and again.practice
 
 
 def test_a_try_again_is_practice_in_no_record_and_counts_only_its_players_moves(

@@ -103,7 +103,7 @@ class Command(BaseCommand):
             cursor.execute("ANALYZE")
         added_dailies = Game.objects.filter(daily__isnull=False).count() - dailies_before
         self.stdout.write(
-            f"Made {games} games ({min(logged, games)} with a log) "
+            f"Made {games} game{pluralize(games)} ({min(logged, games)} with a log) "
             f"of {deals} deal{pluralize(deals)} by {players} player{pluralize(players)} and "
             "anonymous visitors, "
             f"and {added_dailies} daily deal records over {daily_days} days."
