@@ -17,7 +17,13 @@ from tests.browser.conftest import (
     unreachable,
 )
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
-from tests.site.decks import DEAD_END_DECK, KNOWN_LOSS_DECK, LAST_CHANCE_DECK, LAST_CHANCE_STOCK
+from tests.site.decks import (
+    DEAD_END_DECK,
+    KNOWN_LOSS_DECK,
+    KNOWN_LOSS_ORDER,
+    LAST_CHANCE_DECK,
+    LAST_CHANCE_STOCK,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -105,6 +111,29 @@ def test_the_dead_end_panel_fits_and_leaves_the_controls_free(screen, table):
     exits = ["#panel [data-action=undo]", "#panel [data-action=replay]", "#panel [data-analysis]"]
     assert unreachable(table, [*exits, "#panel .actions [data-look]"]) == []
     screenshot(table, f"screens-dead-end-{screen}")
+
+
+@pytest.mark.parametrize("width, height", [(360, 640), (390, 844)])
+def test_a_proven_loss_puts_its_exits_before_the_controls_as_the_tab_order_does(
+    table, width, height
+):
+    """On a phone held upright a hint comes under the controls; a verdict, with exits of its own,
+    before them, where the tab order has it."""
+    table.set_viewport_size({"width": width, "height": height})
+    start_deal(table, KNOWN_LOSS_DECK)
+    draw_the_whole_stock(table)
+    for pos in KNOWN_LOSS_ORDER:
+        take(table, pos)
+    table.locator("#controls [data-action=hint]").click()
+    verdict = table.locator("#hint-slot [data-verdict]")
+    expect(verdict).to_be_visible()
+
+    exits = [f"#hint-slot [data-action={name}]" for name in ("undo", "hint", "replay", "new")]
+    assert unreachable(table, [*exits, *controls()]) == []
+    bar = verdict.bounding_box()
+    first = table.locator("#controls [data-action=undo]").bounding_box()
+    assert bar["y"] + bar["height"] <= first["y"], (bar, first)
+    screenshot(table, f"screens-verdict-{width}x{height}")
 
 
 def test_the_empty_stock_and_its_note_fit(screen, table):
