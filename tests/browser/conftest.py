@@ -14,6 +14,7 @@ from django.test import override_settings
 from playwright.sync_api import expect
 
 from game.engine.deck import format_deck
+from tests.site.decks import KNOWN_LOSS_DECK, KNOWN_LOSS_ORDER
 
 # Playwright's sync API runs an event loop in the test thread; Django would otherwise refuse
 # ORM calls made there (fixtures, assertions against the database) while a browser test runs.
@@ -189,6 +190,16 @@ def draw_the_whole_stock(page) -> None:
     for left in range(22, -1, -1):
         stock.click()
         expect(stock).to_have_attribute("data-stock", str(left))
+
+
+def play_to_a_proven_loss(page) -> None:
+    """Every card known and no win left, the deal not yet at a dead end; the Hint asked, so that
+    its bar shows the verdict."""
+    start_deal(page, KNOWN_LOSS_DECK)
+    draw_the_whole_stock(page)
+    for pos in KNOWN_LOSS_ORDER:
+        take(page, pos)
+    page.locator("#controls [data-action=hint]").click()
 
 
 def take(page, pos: int) -> None:

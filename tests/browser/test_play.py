@@ -17,6 +17,7 @@ from tests.browser.conftest import (
     draw_the_whole_stock,
     first_held,
     focus_ring_contrast,
+    play_to_a_proven_loss,
     screenshot,
     start_deal,
     take,
@@ -25,7 +26,7 @@ from tests.browser.conftest import (
     wait_for,
 )
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
-from tests.site.decks import DEAD_END_DECK, KNOWN_LOSS_DECK, KNOWN_LOSS_ORDER
+from tests.site.decks import DEAD_END_DECK
 from tripeaks_site.outage import RESTING
 
 pytestmark = pytest.mark.browser
@@ -317,12 +318,7 @@ def test_the_stock_empties_greys_out_and_the_dead_end_panel_appears(table):
 
 
 def test_the_unsolvable_verdict_stays_in_the_hint_bar_with_four_exits(table):
-    start_deal(table, KNOWN_LOSS_DECK)
-    draw_the_whole_stock(table)
-    for pos in KNOWN_LOSS_ORDER:
-        take(table, pos)
-
-    table.locator("#controls [data-action=hint]").click()
+    play_to_a_proven_loss(table)
 
     verdict = table.locator("#hint-slot [data-verdict=unsolvable]")
     expect(verdict).to_be_visible()

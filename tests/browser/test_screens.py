@@ -10,6 +10,7 @@ from tests.browser.conftest import (
     AXE,
     draw_the_whole_stock,
     outside,
+    play_to_a_proven_loss,
     screenshot,
     settle,
     start_deal,
@@ -20,7 +21,6 @@ from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 from tests.site.decks import (
     DEAD_END_DECK,
     KNOWN_LOSS_DECK,
-    KNOWN_LOSS_ORDER,
     LAST_CHANCE_DECK,
     LAST_CHANCE_STOCK,
 )
@@ -120,11 +120,7 @@ def test_a_proven_loss_puts_its_exits_before_the_controls_as_the_tab_order_does(
     """On a phone held upright a hint comes under the controls; a verdict, with exits of its own,
     before them, where the tab order has it."""
     table.set_viewport_size({"width": width, "height": height})
-    start_deal(table, KNOWN_LOSS_DECK)
-    draw_the_whole_stock(table)
-    for pos in KNOWN_LOSS_ORDER:
-        take(table, pos)
-    table.locator("#controls [data-action=hint]").click()
+    play_to_a_proven_loss(table)
     verdict = table.locator("#hint-slot [data-verdict]")
     expect(verdict).to_be_visible()
 
