@@ -128,6 +128,14 @@ def console_errors(page):
 
 
 @pytest.fixture
+def intercepted(page):
+    """The page's requests pass through Playwright's routing from its start, so that a route a
+    test adds later holds every request it matches. Chromium switches interception on for the
+    first route a little after Playwright returns, and a request sent meanwhile slips past."""
+    page.route("**/*", lambda route: route.fallback())
+
+
+@pytest.fixture
 def table(page, console_errors):
     """The table page, opened; the test fails if the page logs an error."""
     page.goto("/")

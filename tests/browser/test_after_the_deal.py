@@ -141,6 +141,7 @@ def test_with_the_winnable_box_ticked_every_new_deal_can_be_won(table):
     assert all(game.deal.verdicts.get(rules="standard").result == "winnable" for game in games)
 
 
+@pytest.mark.usefixtures("intercepted")
 def test_the_winnable_box_is_kept_though_a_tap_is_still_on_its_way(table):
     held = []
     table.route("**/draw", lambda route: held.append(route))

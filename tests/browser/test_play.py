@@ -35,7 +35,7 @@ pytestmark = pytest.mark.browser
 @contextmanager
 def hints_held(page):
     """The block's Hint is still being thought out until the block ends: its request is held
-    back, then let through."""
+    back, then let through. (The test needs the intercepted fixture.)"""
     held = []
     page.route("**/hint", lambda route: held.append(route))
     yield
@@ -124,6 +124,7 @@ def test_a_server_error_shows_its_notice_in_the_open_table(
 
 
 @pytest.mark.parametrize("failure", ["no connection", "a proxy's 502"])
+@pytest.mark.usefixtures("intercepted")
 def test_a_tap_that_gets_no_answer_says_so_and_the_next_one_plays(page, failure):
     page.goto("/")
 
@@ -275,6 +276,7 @@ def test_a_newcomers_first_hint_takes_focus_too_and_enter_plays_it(table):
         expect(table.locator(f'[data-pos="{pos}"]')).to_have_count(0)
 
 
+@pytest.mark.usefixtures("intercepted")
 def test_a_hint_leaves_focus_where_the_player_moved_it_meanwhile(table):
     start_deal(table, CHAIN_DECK)
 
@@ -348,6 +350,7 @@ def test_a_deal_dealt_from_the_form_is_played_on_from_the_keyboard(table):
     expect(table.locator("#status")).to_have_attribute("data-cleared", "1")
 
 
+@pytest.mark.usefixtures("intercepted")
 def test_enter_pressed_while_a_hint_is_thought_out_plays_the_hinted_move(table):
     start_deal(table, CHAIN_DECK)
     table.locator("#stock").focus()
@@ -361,6 +364,7 @@ def test_enter_pressed_while_a_hint_is_thought_out_plays_the_hinted_move(table):
     expect(table.locator("#stock")).to_have_attribute("data-stock", "23")
 
 
+@pytest.mark.usefixtures("intercepted")
 def test_the_hint_shows_checking_and_taps_go_on_meanwhile(table):
     start_deal(table, CHAIN_DECK)
 
@@ -377,6 +381,7 @@ def test_the_hint_shows_checking_and_taps_go_on_meanwhile(table):
     expect(table.locator("#hint-slot")).to_contain_text("Take the 2 of clubs")
 
 
+@pytest.mark.usefixtures("intercepted")
 def test_a_newcomers_hint_asked_while_their_first_deal_is_dealt_waits_for_it(page, console_errors):
     # A newcomer's first request stores their table and starts their session. A hint sent before
     # its answer carries no session either, so it would start a second one, and the table on
@@ -403,6 +408,7 @@ def test_a_newcomers_hint_asked_while_their_first_deal_is_dealt_waits_for_it(pag
     assert console_errors == []
 
 
+@pytest.mark.usefixtures("intercepted")
 def test_a_newcomers_tap_made_while_their_first_hint_searches_waits_for_it(page, console_errors):
     page.goto("/")
     held = []
