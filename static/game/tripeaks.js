@@ -211,9 +211,27 @@
     const inGame = active === document.body || (active?.closest("#play") && !active.closest(".account"));
     return Boolean(inGame) && $("#table")?.getBoundingClientRect().bottom > 0;
   };
+  // The letter keys can be turned off (a single key that acts can be struck by chance or heard by
+  // speech input), as this device's choice. Where storage is refused the box still holds for the
+  // page.
+  const letterKeys = $("[data-letter-keys]");
+  if (letterKeys) {
+    try {
+      letterKeys.checked = localStorage.getItem("letter-keys") !== "off";
+    } catch {}
+    letterKeys.addEventListener("change", () => {
+      try {
+        localStorage.setItem("letter-keys", letterKeys.checked ? "on" : "off");
+      } catch {}
+    });
+    $("[data-letter-keys-setting]").hidden = false;
+  }
+  const letterKeysOff = () => letterKeys && !letterKeys.checked;
+
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (event.target.closest("input, textarea, select") || !atTheGame()) return;
+    if (letterKeysOff() && /^[a-z]$/i.test(event.key)) return;
     // H then Enter plays the hint, however long it is thought out: an Enter (or Space) before it
     // lands, focus still where it was asked from, waits for it.
     const thinking = $("#checking.htmx-request") && focusKeyOf(document.activeElement) === hintAskedFrom;

@@ -217,6 +217,28 @@ def test_on_the_account_links_the_keys_are_the_pages(table):
     expect(table.locator("#table")).to_have_attribute("data-table", played)
 
 
+def test_the_letter_keys_can_be_turned_off_on_this_device(table):
+    start_deal(table, CHAIN_DECK)
+    letter_keys = table.get_by_label("Letter keys play")
+    letter_keys.uncheck()
+    table.reload()
+    expect(letter_keys).not_to_be_checked()  # kept on the device
+
+    table.locator("#stock").focus()
+    for key in ("d", "h", "n", "W"):
+        table.keyboard.press(key)
+    table.keyboard.press("ArrowRight")  # the other keys still play
+    table.keyboard.press("Enter")
+
+    expect(table.locator("#status")).to_have_attribute("data-cleared", "1")
+    expect(table.locator("#stock")).to_have_attribute("data-stock", "23")
+    expect(table.locator("#hint-slot .bar")).to_have_count(0)
+    letter_keys.check()
+    table.locator("#stock").focus()
+    table.keyboard.press("d")
+    expect(table.locator("#stock")).to_have_attribute("data-stock", "22")
+
+
 def test_after_an_undo_focus_is_on_a_card_that_can_be_played(table):
     start_deal(table, CHAIN_DECK)
     table.keyboard.press("ArrowRight")
