@@ -148,6 +148,16 @@
     panelWasShown = !$("#panel[hidden]");
   });
 
+  // A result folded away to see the board stays folded when the same result comes again (the
+  // answer to a refused tap).
+  document.addEventListener("htmx:oobBeforeSwap", (event) => {
+    const { target, fragment } = event.detail;
+    const panel = target.id === "panel" && fragment.querySelector("#panel");
+    if (panel && target.classList.contains("collapsed") && `${panel.className} collapsed` === target.className) {
+      panel.classList.add("collapsed");
+    }
+  });
+
   // Focus lands somewhere sensible: on the result panel of a deal just ended, else where it was,
   // else on the panel, a playable card or the stock.
   document.addEventListener("htmx:afterSwap", (event) => {

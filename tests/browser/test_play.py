@@ -331,10 +331,11 @@ def test_the_stock_empties_greys_out_and_the_dead_end_panel_appears(table):
     expect(panel.get_by_text("Show the result")).to_be_focused()
     assert focus_ring_contrast(panel.get_by_text("Show the result"), "html") >= 3
     assert unreachable(table, ["#pile .note", "[data-waste]", "#c27"]) == []
+    stock.click()  # refused, and the result stays folded away
+    expect(table.locator("[data-message]")).to_have_text(STOCK_EMPTY)
+    expect(panel.locator("h2")).to_be_hidden()
     panel.get_by_text("Show the result").click()
     expect(panel.locator("h2")).to_be_focused()
-    stock.click()
-    expect(table.locator("[data-message]")).to_have_text(STOCK_EMPTY)
 
     panel.locator("[data-action=undo]").click()
     expect(panel).to_be_hidden()
