@@ -100,6 +100,9 @@ def test_the_win_panel_fits_and_leaves_the_controls_free(screen, table):
     table.locator("#panel .actions [data-look]").click()  # folded, only its way back stays
     expect(table.locator("#panel .result")).to_be_hidden()
     assert unreachable(table, ["#panel .show", *controls()]) == []
+    table.locator("#stock").click()  # refused, and its reason in view beside the way back
+    expect(table.locator("[data-message]")).to_be_visible()
+    assert unreachable(table, ["[data-message]", "#panel .show", *controls()]) == []
 
 
 def test_the_dead_end_panel_fits_and_leaves_the_controls_free(screen, table):
