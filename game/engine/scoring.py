@@ -115,7 +115,8 @@ def _step(table: Table, move: Move, system: str) -> Step:
     if table.won and table.stock_count:
         bonus = PYSOL_STOCK_BONUS * table.stock_count
         points += bonus
-        parts.append(f"+{bonus} for {table.stock_count} cards left in the stock")
+        cards = "card" if table.stock_count == 1 else "cards"
+        parts.append(f"+{bonus} for {table.stock_count} {cards} left in the stock")
     return Step(points, _words(points, parts))
 
 

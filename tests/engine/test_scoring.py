@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.engine.deck import deck_for_number
+from game.engine.deck import deck_for_number, parse_deck
 from game.engine.rules import Rules
 from game.engine.scoring import (
     CLASSIC,
@@ -139,3 +139,15 @@ def test_a_hands_score_grows_by_exactly_each_steps_points(number, seed, system):
         later = sum(step.points for step in whole[cut:])
         assert hand_score(deck, line, system) == hand_score(deck, line[:cut], system) + later
     assert START[system] - 5 * len(line) <= hand_score(deck, line, system) <= MAXIMUM[system]
+
+
+def test_one_card_left_in_the_stock_is_one_card():
+    deck = parse_deck(
+        "2H3H4H6D5D4D3D2DADJCQCKCQDJDTD9D8D7DAC2C3C4C5C6C7C8C9CTC2SAHAS3S4S5H5S6H6S7H7S8H8S9H9STHTS"
+        "JHJSQHQSKHKDKS"
+    )
+    line = [DRAW] * 22 + CHAIN_ORDER
+
+    last = steps(deck, line, PYSOL)[-1]
+
+    assert "+10 for 1 card left in the stock" in last.words

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from game import play, views
-from game.engine.deck import deck_for_number
+from game.engine.deck import deck_for_number, format_deck
 from game.models import Action, Game
 from tests.engine.support import CHAIN_DECK
 from tests.site.decks import DEAD_END_DECK, KNOWN_LOSS_DECK, KNOWN_LOSS_ORDER
@@ -159,6 +159,18 @@ def test_a_plain_hint_shows_on_the_page_until_the_next_move(player):
 
     player.take(18)
     assert not hinted(player.client.get("/").content)
+
+
+def test_in_scored_play_the_unsolvable_verdict_offers_no_undo(player):
+    player.post("deal", {"deal": format_deck(KNOWN_LOSS_DECK), "scoring": "pysol"})
+    for _ in range(23):
+        player.post("draw")
+    for pos in KNOWN_LOSS_ORDER:
+        player.take(pos)
+
+    verdict = element(player.post("hint").content, data_verdict="unsolvable")
+
+    assert actions(verdict) == {"hint", "replay", "new"}
 
 
 def test_the_unsolvable_verdict_sits_in_the_hint_bar_with_four_exits(player):
