@@ -153,7 +153,7 @@
   document.addEventListener("htmx:oobBeforeSwap", (event) => {
     const { target, fragment } = event.detail;
     const panel = target.id === "panel" && fragment.querySelector("#panel");
-    if (panel && target.classList.contains("collapsed") && `${panel.className} collapsed` === target.className) {
+    if (panel && !panel.hidden && target.classList.contains("collapsed") && panel.dataset.resultOf === target.dataset.resultOf) {
       panel.classList.add("collapsed");
     }
   });
@@ -233,6 +233,10 @@
       try {
         localStorage.setItem("letter-keys", letterKeys.checked ? "on" : "off");
       } catch {}
+    });
+    // The device's other tabs follow.
+    addEventListener("storage", (event) => {
+      if (event.key === "letter-keys") letterKeys.checked = event.newValue !== "off";
     });
     $("[data-letter-keys-setting]").hidden = false;
   }

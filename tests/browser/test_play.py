@@ -218,25 +218,42 @@ def test_on_the_account_links_the_keys_are_the_pages(table):
 
 
 def test_the_letter_keys_can_be_turned_off_on_this_device(table):
-    start_deal(table, CHAIN_DECK)
+    start_deal(table, CHAIN_DECK, rules="wild")
+    take(table, 18)  # something to undo
     letter_keys = table.get_by_label("Letter keys play")
     letter_keys.uncheck()
     table.reload()
     expect(letter_keys).not_to_be_checked()  # kept on the device
+    actions = []
+    table.on("request", lambda request: request.method == "POST" and actions.append(request.url))
 
     table.locator("#stock").focus()
-    for key in ("d", "h", "n", "W"):
+    for key in ("u", "h", "n", "d", "w", "D"):
         table.keyboard.press(key)
     table.keyboard.press("ArrowRight")  # the other keys still play
     table.keyboard.press("Enter")
 
-    expect(table.locator("#status")).to_have_attribute("data-cleared", "1")
-    expect(table.locator("#stock")).to_have_attribute("data-stock", "23")
-    expect(table.locator("#hint-slot .bar")).to_have_count(0)
+    expect(table.locator("#status")).to_have_attribute("data-cleared", "2")
+    assert [url.rsplit("/", 1)[-1] for url in actions] == ["take"]  # a letter's would come first
     letter_keys.check()
     table.locator("#stock").focus()
     table.keyboard.press("d")
     expect(table.locator("#stock")).to_have_attribute("data-stock", "22")
+
+
+def test_a_tab_follows_the_letter_keys_turned_off_in_another(table):
+    start_deal(table, CHAIN_DECK)
+    other = table.context.new_page()
+    other.goto("/")
+    other.get_by_label("Letter keys play").uncheck()
+
+    expect(table.get_by_label("Letter keys play")).not_to_be_checked()
+    table.locator("#stock").focus()
+    table.keyboard.press("d")
+    table.keyboard.press("ArrowRight")
+    table.keyboard.press("Enter")
+    expect(table.locator("#status")).to_have_attribute("data-cleared", "1")
+    expect(table.locator("#stock")).to_have_attribute("data-stock", "23")
 
 
 def test_after_an_undo_focus_is_on_a_card_that_can_be_played(table):
@@ -340,6 +357,21 @@ def test_the_stock_empties_greys_out_and_the_dead_end_panel_appears(table):
     panel.locator("[data-action=undo]").click()
     expect(panel).to_be_hidden()
     expect(stock).to_have_attribute("data-stock", "1")
+
+
+def test_a_result_folded_away_opens_for_another_deals_result(table):
+    start_deal(table, DEAD_END_DECK)
+    draw_the_whole_stock(table)
+    table.locator("#panel").get_by_text("See the board").click()
+    other = table.context.new_page()  # another tab, where the deal is replayed to its end
+    other.goto("/")
+    other.locator("#panel [data-action=replay]").click()
+    expect(other.locator("#panel")).to_be_hidden()
+    draw_the_whole_stock(other)
+
+    table.locator("#stock").click()  # answered with the replay's table and its result
+
+    expect(table.locator("#panel h2")).to_be_visible()
 
 
 def test_the_unsolvable_verdict_stays_in_the_hint_bar_with_four_exits(table):
