@@ -670,7 +670,13 @@ def _start(
     daily=None,
     practice: bool = False,
 ) -> Game:
-    """A new game of `deal` on the player's table, with the moves `played` made and logged."""
+    """A new game of `deal` on the player's table, with the moves `played` made and logged. A deal
+    whose analysis the player has seen is dealt as practice, whatever asks for it (Replay, the deal
+    form): every card is known, so a score or a win could be bought."""
+    if not practice and owner.games().filter(deal=deal, revealed=True).exists():
+        practice = True
+    if practice:
+        scoring = Game.Scoring.NONE
     row = Game(
         deal=deal,
         rules=rules,

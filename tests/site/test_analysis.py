@@ -281,6 +281,33 @@ def test_practice_replayed_is_practice_still(player, lost):
     assert again.pk != replayed.pk and again.practice
 
 
+@pytest.mark.parametrize("how", ["the deal form", "Replay deal", "My games' Replay"])
+def test_a_deal_whose_analysis_was_seen_is_practice_however_it_is_dealt_again(player, lost, how):
+    """Its player has seen every card: a score or a win bought by its line would count."""
+    player.client.get(f"/game/{lost.pk}/analysis")
+
+    if how == "the deal form":
+        player.post("deal", {"deal": format_deck(DECK), "rules": "open", "scoring": "pysol"})
+    elif how == "Replay deal":
+        player.post("replay", game=lost)  # from the dead end's panel
+    else:
+        player.post("new", game=lost)
+        play.replay_deal(Owner(session_key=player.client.session.session_key), lost.pk)
+
+    again = player.game
+    assert again.pk != lost.pk and again.deal == lost.deal
+    assert again.practice and again.scoring == "none"
+    assert "practice" in text(element(player.client.get("/").content, "h1"))
+
+
+def test_a_deal_whose_analysis_was_not_seen_is_played_for_real(player, lost):
+    player.post("deal", {"deal": format_deck(DECK), "scoring": "pysol"})
+
+    again = player.game
+    assert again.deal == lost.deal and not again.practice and again.scoring == "pysol"
+    assert "practice" not in text(element(player.client.get("/").content, "h1"))
+
+
 def test_a_try_again_is_practice_in_no_record_and_counts_only_its_players_moves(
     django_user_model,
 ):
