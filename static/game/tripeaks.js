@@ -113,7 +113,8 @@
   const focusKeyOf = (element) => (element && element !== document.body ? element.id || element.dataset.action : null);
   let focusKey = null;
   // Focus follows a hint to the move it marks, for Enter to play, unless it moved meanwhile.
-  let hintAskedFrom, hintAskedFor, panelWasShown, enterAwaitsHint;
+  let hintAskedFrom, hintAskedFor, panelWasShown, gameWas, enterAwaitsHint;
+  const gameOnTable = () => $("#table")?.dataset.table.split(":")[0];
   document.addEventListener("htmx:beforeRequest", (event) => {
     if (!event.detail.requestConfig.path.endsWith("/hint")) return;
     hintAskedFrom = focusKeyOf(document.activeElement);
@@ -146,6 +147,7 @@
     }
     focusKey = focusKeyOf(document.activeElement);
     panelWasShown = !$("#panel[hidden]");
+    gameWas = gameOnTable();
   });
 
   // A result folded away to see the board stays folded when the same result comes again (the
@@ -162,6 +164,11 @@
   // else on the panel, a playable card or the stock.
   document.addEventListener("htmx:afterSwap", (event) => {
     readClock();
+    // Another game on the table: the address names the table, which a reload shows, not the
+    // daily deal (/daily) or a folded result (?board).
+    if (gameOnTable() !== gameWas && location.pathname + location.search !== "/") {
+      history.replaceState(history.state, "", "/");
+    }
     const hinted = event.detail.requestConfig?.path.endsWith("/hint") && focusKey === hintAskedFrom && $("[data-hint]");
     if (hinted) return hinted.focus();
     const panel = $("#panel:not([hidden]):not(.collapsed) h2");

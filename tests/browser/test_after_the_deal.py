@@ -1,6 +1,7 @@
 """Scored hands, the analysis, winnable deals only and the daily deal, played in the browser."""
 
 import json
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -174,3 +175,18 @@ def test_two_players_get_the_same_daily_deal(browser, base_url):
     daily = Game.objects.filter(daily=today)
     assert daily.count() == 2 and len({game.deal_id for game in daily}) == 1
     assert play.daily_deal(datetime.now(UTC).date()) == Deal.objects.get(pk=daily[0].deal_id)
+
+
+def test_a_deal_dealt_from_the_daily_page_is_the_one_a_reload_shows(page):
+    page.goto("/daily")
+    stock = page.locator("#stock")
+    stock.click()  # the daily's record begun
+    expect(stock).to_have_attribute("data-stock", "22")
+    start_deal(page, CHAIN_DECK, scoring="classic")
+    take(page, 18)
+    dealt = page.locator("#table").get_attribute("data-table")
+
+    page.reload()
+
+    expect(page).to_have_url(re.compile(r"/$"))
+    expect(page.locator("#table")).to_have_attribute("data-table", dealt)
