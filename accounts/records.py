@@ -292,7 +292,7 @@ def daily(user, today: date | None = None) -> Daily:
 def everyones_results(days: list[date]) -> dict[date, dict]:
     """game.play.daily_results of each of the days, read in one query: the daily records have no
     index of their own, so each day asked for alone reads the whole games table."""
-    finished = Game.objects.filter(daily__in=days, status__in=Game.PLAYED)
+    finished = Game.objects.filter(daily__in=days, status__in=Game.PLAYED, practice=False)
     played = {day: 0 for day in days}
     won_ms = {day: [] for day in days}
     for day, status, active_ms in finished.values_list("daily", "status", "active_ms"):

@@ -303,13 +303,22 @@ def leave(
                     left=row.pk,
                     played=played,
                     rules=rules or row.rules,
-                    scoring=scoring or row.scoring,
+                    scoring=scoring or _scoring_handed_on(owner, row),
                     # Practice replayed is practice still: every card has been seen.
                     practice=practice or (deal is None and row.practice),
                 )
                 news = f"Deal {fresh.identifier} dealt."
                 table = table_of(fresh)
                 return Outcome(fresh, table, news=news, left=row.pk, left_score=left_score)
+
+
+def _scoring_handed_on(owner: Owner, row: Game) -> str:
+    """The scoring a game left for another hands on: its own, or after practice (always unscored)
+    that of the player's last game played for real."""
+    if not row.practice:
+        return row.scoring
+    real = owner.games().filter(practice=False).order_by("-pk").values_list("scoring", flat=True)
+    return real.first() or Game.Scoring.NONE
 
 
 def new_deal(owner: Owner, game_id: int, version: int | None, winnable: bool = False) -> Outcome:
@@ -376,7 +385,20 @@ def analysis_of(owner: Owner, game_id: int) -> Analysis:
         # or is worked out again after it, and refused.
         revealing = Game.objects.filter(pk=row.pk, revision=row.revision)
         if row.revealed or revealing.update(revealed=True, revision=F("revision") + 1):
+            _known_from_now_on(owner, row)
             return analysis_of_game(row)
+
+
+def _known_from_now_on(owner: Owner, seen: Game) -> None:
+    """The player's other games of a deal they have seen whole: one still in play is practice from
+    now on (unscored, in no record), and a left one (a daily record /daily would take up) stays as
+    it ended. Each write bumps the revision, so a move read before it is worked out again after."""
+    others = owner.games().filter(deal=seen.deal).exclude(pk=seen.pk)
+    bumped = {"revision": F("revision") + 1}
+    others.filter(status=Status.PLAYING, practice=False).update(
+        practice=True, scoring=Game.Scoring.NONE, score=0, **bumped
+    )
+    others.filter(status=Status.LEFT, revealed=False).update(revealed=True, **bumped)
 
 
 def analysis_of_game(row: Game) -> Analysis:
@@ -440,7 +462,7 @@ def open_daily(owner: Owner, day: date) -> Outcome:
 def daily_results(day: date) -> dict:
     """How the day's players did with its daily deal: how many played it to the end, the share
     who cleared it, and the median time of those who did."""
-    finished = Game.objects.filter(daily=day, status__in=Game.PLAYED)
+    finished = Game.objects.filter(daily=day, status__in=Game.PLAYED, practice=False)
     played = finished.count()
     won_ms = sorted(finished.filter(status=Status.WON).values_list("active_ms", flat=True))
     return {

@@ -343,6 +343,7 @@ def test_everyones_results_of_several_days_are_each_days_results(alice):
     for player, (status, ms) in zip(players, results, strict=True):
         game_of(player, status, finished=1, daily=days[0], ms=ms)
     game_of(alice, L, finished=30, daily=days[1], deal=2)
+    game_of(make_user("erin"), W, finished=1, daily=days[0], ms=1_000, practice=True)  # no result
 
     found = records.everyones_results(days)
 

@@ -300,6 +300,36 @@ def test_a_deal_whose_analysis_was_seen_is_practice_however_it_is_dealt_again(pl
     assert "practice" in text(element(player.client.get("/").content, "h1"))
 
 
+def test_seeing_a_deals_analysis_makes_its_game_still_in_play_practice(player):
+    code = format_deck(CHAIN_DECK)
+    player.post("deal", {"deal": code, "scoring": "pysol"})
+    player.take(CHAIN_ORDER[0])
+    left = player.game
+    player.post("deal", {"deal": code, "scoring": "pysol"})  # the same deal again, first
+    in_play = player.game
+    assert not in_play.practice and in_play.scoring == "pysol"
+
+    player.client.get(f"/game/{left.pk}/analysis")
+    for pos in CHAIN_ORDER:
+        player.take(pos)
+
+    won = Game.objects.get(pk=in_play.pk)
+    assert won.status == Game.Status.WON
+    assert won.practice and (won.scoring, won.score) == ("none", 0)
+
+
+def test_after_practice_a_new_deal_is_scored_as_the_player_last_played_for_real(player, lost):
+    player.post("deal", {"deal": "", "scoring": "classic"})
+    player.post("draw")
+    player.client.get(f"/game/{lost.pk}/analysis")
+    player.post("deal", {"deal": format_deck(DECK)})  # practice, so unscored
+    assert player.game.practice and player.game.scoring == "none"
+
+    player.post("new")
+
+    assert not player.game.practice and player.game.scoring == "classic"
+
+
 def test_a_deal_whose_analysis_was_not_seen_is_played_for_real(player, lost):
     player.post("deal", {"deal": format_deck(DECK), "scoring": "pysol"})
 
