@@ -8,6 +8,7 @@ from functools import wraps
 from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 from django_ratelimit.core import get_usage
 
@@ -101,6 +102,8 @@ def visitor_table(request, resume: bool = True) -> play.Outcome:
     return play.open_table(Owner.of(request), resume)
 
 
+# The table moves on: Back and Forward fetch it again rather than show a copy the browser kept.
+@never_cache
 @require_safe
 def table(request):
     outcome = visitor_table(request)
@@ -200,6 +203,7 @@ def winnable_only(request):
     return HttpResponse(status=204)
 
 
+@never_cache
 @require_safe
 def daily(request):
     """Today's daily deal (UTC), the same for everyone: the player's record of it once begun. A

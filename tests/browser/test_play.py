@@ -256,6 +256,19 @@ def test_a_tab_follows_the_letter_keys_turned_off_in_another(table):
     expect(table.locator("#stock")).to_have_attribute("data-stock", "23")
 
 
+def test_a_table_brought_back_shows_how_it_stands(table):
+    start_deal(table, CHAIN_DECK)
+    take(table, 18)
+    table.goto("/accounts/login/")
+    other = table.context.new_page()
+    other.goto("/")
+    take(other, 19)
+
+    table.go_back()
+
+    expect(table.locator("#status")).to_have_attribute("data-cleared", "2")
+
+
 def test_after_an_undo_focus_is_on_a_card_that_can_be_played(table):
     start_deal(table, CHAIN_DECK)
     table.keyboard.press("ArrowRight")
