@@ -31,7 +31,7 @@ from django.utils import timezone
 from game.display import clock
 from game.engine.rules import STANDARD_NAME
 from game.models import Deal, Game, Verdict
-from game.stats import ratio
+from game.stats import played_games, ratio
 
 Status = Game.Status
 Scoring = Game.Scoring
@@ -292,7 +292,7 @@ def daily(user, today: date | None = None) -> Daily:
 def everyones_results(days: list[date]) -> dict[date, dict]:
     """game.play.daily_results of each of the days, read in one query: the daily records have no
     index of their own, so each day asked for alone reads the whole games table."""
-    finished = Game.objects.filter(daily__in=days, status__in=Game.PLAYED, practice=False)
+    finished = played_games().filter(daily__in=days)
     played = {day: 0 for day in days}
     won_ms = {day: [] for day in days}
     for day, status, active_ms in finished.values_list("daily", "status", "active_ms"):

@@ -23,7 +23,7 @@ from functools import lru_cache
 from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
-from django.db.models import F, Sum
+from django.db.models import F, Q, Sum
 from django.http import Http404
 from django.utils import timezone
 
@@ -42,6 +42,7 @@ from game.engine.state import DRAW, UNDO, WILD, Move, Table
 from game.hint_search import GRACE_S, QUICK, search
 from game.models import Action, Analysis, Deal, Game
 from game.owners import Owner
+from game.stats import played_games
 
 Status = Game.Status
 Kind = Action.Kind
@@ -304,8 +305,7 @@ def leave(
                     played=played,
                     rules=rules or row.rules,
                     scoring=scoring or _scoring_handed_on(owner, row),
-                    # Practice replayed is practice still: every card has been seen.
-                    practice=practice or (deal is None and row.practice),
+                    practice=practice,
                 )
                 news = f"Deal {fresh.identifier} dealt."
                 table = table_of(fresh)
@@ -357,9 +357,7 @@ def replay_deal(
 ) -> Outcome:
     """Play the deal of any of the player's games again; the table is left as by New deal."""
     source = _load(owner, game_id)
-    return _play_again(
-        owner, source, table, version, scoring=source.scoring, practice=source.practice
-    )
+    return _play_again(owner, source, table, version, scoring=source.scoring)
 
 
 def _play_again(
@@ -439,9 +437,7 @@ def try_again_from(
     if not 0 <= count <= len(source.moves):
         raise ValueError(f"that game has {len(source.moves)} moves in play, not {count}")
     played = source.moves[:count]
-    return _play_again(
-        owner, source, table, version, played=played, scoring=Game.Scoring.NONE, practice=True
-    )
+    return _play_again(owner, source, table, version, played=played, practice=True)
 
 
 def open_daily(owner: Owner, day: date) -> Outcome:
@@ -462,7 +458,7 @@ def open_daily(owner: Owner, day: date) -> Outcome:
 def daily_results(day: date) -> dict:
     """How the day's players did with its daily deal: how many played it to the end, the share
     who cleared it, and the median time of those who did."""
-    finished = Game.objects.filter(daily=day, status__in=Game.PLAYED, practice=False)
+    finished = played_games().filter(daily=day)
     played = finished.count()
     won_ms = sorted(finished.filter(status=Status.WON).values_list("active_ms", flat=True))
     return {
@@ -693,9 +689,10 @@ def _start(
     practice: bool = False,
 ) -> Game:
     """A new game of `deal` on the player's table, with the moves `played` made and logged. A deal
-    whose analysis the player has seen is dealt as practice, whatever asks for it (Replay, the deal
-    form): every card is known, so a score or a win could be bought."""
-    if not practice and owner.games().filter(deal=deal, revealed=True).exists():
+    the player has seen whole (a game of it revealed, or played as practice) is dealt as practice,
+    unscored, whatever asks for it (Replay, the deal form): a score or a win could be bought."""
+    seen_whole = Q(revealed=True) | Q(practice=True)
+    if not practice and owner.games().filter(seen_whole, deal=deal).exists():
         practice = True
     if practice:
         scoring = Game.Scoring.NONE
