@@ -115,6 +115,7 @@
   // Focus follows a hint to the move it marks, for Enter to play, unless it moved meanwhile.
   let hintAskedFrom, hintAskedFor, panelWasShown, gameWas, enterAwaitsHint;
   const gameOnTable = () => $("#table")?.dataset.table.split(":")[0];
+  const openResult = () => $("#panel:not([hidden]):not(.collapsed) h2");
   document.addEventListener("htmx:beforeRequest", (event) => {
     if (!event.detail.requestConfig.path.endsWith("/hint")) return;
     hintAskedFrom = focusKeyOf(document.activeElement);
@@ -171,7 +172,7 @@
     }
     const hinted = event.detail.requestConfig?.path.endsWith("/hint") && focusKey === hintAskedFrom && $("[data-hint]");
     if (hinted) return hinted.focus();
-    const panel = $("#panel:not([hidden]):not(.collapsed) h2");
+    const panel = openResult();
     if (panel && !panelWasShown) return panel.focus();
     // A deal dealt from the form (its field emptied; a refused one keeps its text) is played on.
     const form = event.detail.requestConfig?.path.endsWith("/deal") && $("[data-deal-form] input[name=deal]");
@@ -192,7 +193,7 @@
 
   const moveFocus = (step) => {
     // A result panel over the table: what lies under it is out of play.
-    const result = $("#panel:not([hidden]):not(.collapsed) h2");
+    const result = openResult();
     if (result) return result.focus();
     const cards = freeCards();
     if (!cards.length) return $("#stock")?.focus();
