@@ -16,7 +16,7 @@ import secrets
 import statistics
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from functools import lru_cache
 
@@ -87,7 +87,8 @@ class Outcome:
     row: Game
     table: Table
     message: str = ""
-    """Why nothing changed: a refused move or a stale request."""
+    """What the player must read: why nothing changed (a refused move or a stale request), or
+    why the table is not quite what they asked for."""
     news: str = ""
     """What changed, for the live region."""
     moved: str = ""
@@ -339,12 +340,31 @@ def start_deal(
     """The deal the player chose (none: a random one, winnable with `winnable`), under the rules
     and scoring they chose (None: the table's). A daily deal is played under the rules it is
     winnable under, the standard ones; today's is the player's record of it, as /daily deals it."""
-    if chosen.daily == today():
-        return open_daily(owner, chosen.daily)
     if chosen.daily:
-        rules = STANDARD_RULES
+        return _start_daily(owner, game_id, version, chosen, rules, scoring)
     deal = chosen.deal or random_deal(rules or _load(owner, game_id).rules, winnable)
     return leave(owner, game_id, version, deal, Kind.NEW, rules=rules, scoring=scoring)
+
+
+def _start_daily(
+    owner: Owner, game_id: int, version: int | None, chosen: Chosen, rules, scoring
+) -> Outcome:
+    """A daily deal typed into the deal form, saying so when the game or scoring chosen there
+    is set aside for it."""
+    other_rules = rules not in (None, STANDARD_RULES)
+    if chosen.daily == today():
+        outcome = open_daily(owner, chosen.daily)
+        set_aside = other_rules or scoring not in (None, Game.Scoring.NONE)
+        why = "today's daily deal is played as everyone plays it: the standard game, unscored"
+    else:
+        outcome = leave(
+            owner, game_id, version, chosen.deal, Kind.NEW, rules=STANDARD_RULES, scoring=scoring
+        )
+        set_aside = other_rules
+        why = "a daily deal is played under the standard rules, the ones it is winnable under"
+    if set_aside and not outcome.message:
+        return replace(outcome, message=why)
+    return outcome
 
 
 def replay_table(owner: Owner, game_id: int, version: int | None) -> Outcome:

@@ -238,9 +238,12 @@ def test_the_daily_deal_has_a_number_only_the_sites_key_foresees(settings, db):
 def test_a_past_daily_deal_can_be_played_again_by_its_name_but_not_a_future_one(player):
     yesterday = TODAY - timedelta(days=1)
     # Under the rules it is winnable under, whatever game the form names.
-    player.post("deal", {"deal": f"daily {yesterday.isoformat()}", "rules": "nowrap"})
+    dealt = player.post("deal", {"deal": f"daily {yesterday.isoformat()}", "rules": "nowrap"})
     game = player.game
     assert game.deal == play.daily_deal(yesterday) and game.rules == "standard"
+    assert "standard rules" in message(dealt.content)  # the game chosen set aside, and why
+    as_chosen = player.post("deal", {"deal": f"daily {yesterday.isoformat()}", "rules": "standard"})
+    assert not elements(as_chosen.content, data_message=True)
     assert game.daily is None  # not a record of that day: its day is over
     refused = player.post("deal", {"deal": f"daily {(TODAY + timedelta(days=1)).isoformat()}"})
     assert refused.status_code == 400 and "not out yet" in message(refused.content)
@@ -251,7 +254,8 @@ def test_a_past_daily_deal_can_be_played_again_by_its_name_but_not_a_future_one(
 
 @pytest.mark.parametrize("name", [f"daily {TODAY.isoformat()}", "daily", " Deal DAILY "])
 def test_todays_daily_deal_typed_by_its_name_is_the_players_record_of_it(player, name):
-    player.post("deal", {"deal": name, "rules": "nowrap", "scoring": "pysol"})
+    dealt = player.post("deal", {"deal": name, "rules": "nowrap", "scoring": "pysol"})
+    assert "standard game, unscored" in message(dealt.content)
     player.post("draw")
 
     record = Game.objects.get(daily=TODAY)
