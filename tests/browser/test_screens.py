@@ -246,6 +246,21 @@ def test_a_small_screen_sideways_keeps_the_win_panels_exits_in_view(table, width
     screenshot(table, f"screens-won-scored-{width}x{height}")
 
 
+@pytest.mark.parametrize("width, height", [(568, 320), (640, 360)])
+def test_a_scored_win_folded_away_keeps_its_points_and_the_controls_in_view(table, width, height):
+    table.set_viewport_size({"width": width, "height": height})
+    start_deal(table, CHAIN_DECK, scoring="pysol")
+    for pos in CHAIN_ORDER:
+        take(table, pos)
+    table.locator("#panel .actions [data-look]").click()
+    expect(table.locator("#panel .result")).to_be_hidden()
+    settle(table)
+
+    # The winning take's points are the longest line a move says, beside the way back.
+    assert unreachable(table, ["[data-points]", "#panel .show", *controls()]) == []
+    screenshot(table, f"screens-won-scored-folded-{width}x{height}")
+
+
 @pytest.mark.parametrize("width, height", [(320, 568), (360, 640)])
 def test_a_held_wild_card_and_the_empty_stock_note_squeeze_neither_the_cards_nor_the_page(
     table, width, height
