@@ -84,7 +84,10 @@ def newcomer_game(request) -> int:
     except DeckError as error:
         raise BadInput(f"That table cannot be stored: {error}.") from None
     request.session[TIPPED] = True
-    return play.store_dealt(Owner.of(request), deal, daily=day)
+    # A record of the day is begun on its day: a daily deal shown before midnight (UTC) and first
+    # played after it is an ordinary game of that deal, as a past day's typed into the deal form is.
+    record = day if day == play.today() else None
+    return play.store_dealt(Owner.of(request), deal, daily=record)
 
 
 def owner_of_stored(request) -> Owner:

@@ -165,6 +165,21 @@ def test_a_first_action_on_a_forged_daily_deal_stores_nothing(forged):
     assert stored_rows() == before
 
 
+def test_a_first_action_on_a_past_days_daily_deal_stores_an_ordinary_game_not_a_record():
+    # Shown before midnight (UTC) and first played after it, or forged: no record of a past day
+    # can be begun, to count in its results and a streak.
+    yesterday = TODAY - timedelta(days=1)
+    deal = play.daily_deal(yesterday)
+    client = Client()
+    table = dealt(client.get("/daily").content)
+    table |= {"dealt": str(deal.number), "daily": yesterday.isoformat()}
+
+    assert client.post(f"/game/{table['game']}/draw", table, headers=HTMX).status_code == 200
+
+    game = Game.objects.get()
+    assert (game.deal, game.daily, game.moves) == (deal, None, ["draw"])
+
+
 @pytest.mark.parametrize(("method", "action"), [("get", "analysis"), ("post", "pause"),
                                                  ("post", "resume")])  # fmt: skip
 def test_a_newcomers_look_at_or_clock_signal_for_a_stored_game_writes_nothing(
