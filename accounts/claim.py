@@ -4,12 +4,16 @@ and the choice of winnable deals made without it becomes the account's choice.
 When both the session and the account have a deal in progress, the player chooses which to
 continue. Until they do, the session's deal stays on the table (it is the one they were just
 playing); the account's stays unfinished in their history, where either can be taken up again.
-Nothing is marked left or lost by logging in.
+Nothing is marked left or lost by logging in. A game begun on one side after the other side could
+have seen its deal whole (its analysis read) becomes practice, as a deal seen whole and dealt
+again is.
 """
+
+from datetime import datetime
 
 from django.contrib.auth import login
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 
 from game import play, preferences
 from game.models import Game
@@ -46,6 +50,12 @@ def log_in(request, user) -> bool:
         # unrecorded play of it.
         recorded = user.games.filter(daily__isnull=False).values("daily")
         anonymous.filter(daily__in=recorded).update(daily=None, revision=F("revision") + 1)
+        # What one side has seen whole, the other may have played knowing: practice, as a deal
+        # seen whole and dealt again is (play._start).
+        account = user.games.all()
+        seen_by_account, seen_here = _seen_whole_since(account), _seen_whole_since(anonymous)
+        _practice_since(seen_by_account, anonymous)
+        _practice_since(seen_here, account)
         # A write of the games like any other (their revision bumped), so a tap on one of them
         # read before the claim cannot write it back to the anonymous session.
         anonymous.update(owner=user, session_key="", revision=F("revision") + 1)
@@ -56,6 +66,31 @@ def log_in(request, user) -> bool:
     if both:
         request.session[CHOICE] = [here.pk, theirs.pk]
     return both
+
+
+def _seen_whole_since(games) -> dict[int, datetime]:
+    """For each deal that some of `games` show whole, the earliest moment its player may have seen
+    it: an analysis is read after its game ended, and before a practice game of its deal began."""
+    since = {}
+    seen_whole = games.filter(Q(revealed=True) | Q(practice=True))
+    for deal, revealed, finished_at, started_at in seen_whole.values_list(
+        "deal", "revealed", "finished_at", "started_at"
+    ):
+        moment = finished_at if revealed and finished_at else started_at
+        since[deal] = min(moment, since.get(deal, moment))
+    return since
+
+
+def _practice_since(seen: dict[int, datetime], games) -> None:
+    """The games of those deals begun since they may have been seen whole are practice: unscored
+    and in no record. One begun before is played as it was, unknowing."""
+    for deal, moment in seen.items():
+        games.filter(deal=deal, started_at__gte=moment, practice=False).update(
+            practice=True,
+            scoring=Game.Scoring.NONE,
+            score=0,
+            revision=F("revision") + 1,
+        )
 
 
 def choice(request) -> list[Game]:

@@ -9,6 +9,7 @@ from accounts import claim
 from game import play
 from game.engine.deck import format_deck
 from game.models import Game
+from game.stats import played_games
 from tests.accounts.conftest import (
     PASSWORD,
     account_game,
@@ -18,7 +19,7 @@ from tests.accounts.conftest import (
     make_user,
     start,
 )
-from tests.engine.support import CHAIN_DECK
+from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 from tests.site.markup import element, elements
 
 CHAIN = format_deck(CHAIN_DECK)
@@ -251,3 +252,69 @@ def test_logging_in_with_an_untouched_deal_keeps_a_finished_account_game_on_the_
 
     assert response.status_code == 302 and response["Location"] == "/"
     assert account_game(alice) == finished
+
+
+def win_and_read_the_analysis(client: Client, game: Game) -> None:
+    for pos in CHAIN_ORDER[len(game.moves) :]:
+        act(client, game, "take", pos=pos)
+    game.refresh_from_db()
+    assert game.status == Game.Status.WON
+    assert client.get(f"/game/{game.pk}/analysis").status_code == 200
+
+
+def counted(user) -> set[Game]:
+    return set(played_games().filter(owner=user))
+
+
+def test_a_deal_played_here_after_the_account_saw_it_whole_is_practice(client, alice):
+    # The winning line read on the account's device, then the deal won anonymously on another,
+    # scored: logging in must not bring that in as a real, scored win.
+    desktop = Client()
+    log_in(desktop, "alice")
+    desktop.get("/")
+    seen = start(desktop, account_game(alice), CHAIN)
+    win_and_read_the_analysis(desktop, seen)
+    client.get("/")
+    here = start(client, anonymous_game(client), CHAIN)
+    act(client, here, "deal", deal=CHAIN, scoring="pysol")
+    here = anonymous_game(client)
+    win_and_read_the_analysis(client, here)
+
+    log_in(client, "alice")
+
+    here.refresh_from_db()
+    assert here.owner == alice and here.practice
+    assert (here.scoring, here.score) == (Game.Scoring.NONE, 0)
+    assert counted(alice) == {seen}
+
+
+def test_a_deal_seen_whole_here_makes_the_accounts_later_game_of_it_practice(client, alice):
+    here = play_anonymously(client, takes=())
+    win_and_read_the_analysis(client, here)
+    desktop = Client()
+    log_in(desktop, "alice")
+    desktop.get("/")
+    theirs = start(desktop, account_game(alice), CHAIN)  # begun knowing the line, on its account
+    act(desktop, theirs, "take", pos=18)
+
+    log_in(client, "alice")
+
+    theirs.refresh_from_db()
+    assert theirs.practice and theirs.status == Game.Status.PLAYING
+    assert counted(alice) == {here}
+
+
+def test_a_deal_begun_here_before_the_account_saw_it_whole_is_played_for_real(client, alice):
+    here = play_anonymously(client)  # begun first, unknowing
+    desktop = Client()
+    log_in(desktop, "alice")
+    desktop.get("/")
+    win_and_read_the_analysis(desktop, start(desktop, account_game(alice), CHAIN))
+
+    log_in(client, "alice")
+
+    here.refresh_from_db()
+    assert here.owner == alice and not here.practice
+    for pos in CHAIN_ORDER[len(here.moves) :]:
+        act(client, here, "take", pos=pos)
+    assert here in counted(alice)  # its win counts
