@@ -156,15 +156,18 @@ def hint(request, game_id):
 
 
 def hint_wait(request, owner: Owner) -> int | None:
-    """The seconds to wait when this Hint goes past the player's rate (settings.HINT_RATE), else
-    None; it counts either way."""
+    """The seconds to wait when this Hint goes past the player's rate (settings.HINT_RATE) or
+    their address's (settings.HINT_ADDRESS_RATE), else None; it counts against both either way."""
     player = f"user {owner.user_id}" if owner.user_id else f"session {owner.session_key}"
-    usage = get_usage(
-        request, group="hint", key=lambda *_: player, rate=settings.HINT_RATE, increment=True
-    )
-    if usage is None or not usage["should_limit"]:  # None: the cache is away, and limits fail open
-        return None
-    return max(usage["time_left"], 1)
+    limits = [("hint", lambda *_: player, settings.HINT_RATE),
+              ("hint-address", "ip", settings.HINT_ADDRESS_RATE)]  # fmt: skip
+    waits = [
+        max(usage["time_left"], 1)
+        for group, key, rate in limits
+        if (usage := get_usage(request, group=group, key=key, rate=rate, increment=True))
+        and usage["should_limit"]  # None: no such limit, or the cache is away (limits fail open)
+    ]
+    return max(waits, default=None)
 
 
 @game_action

@@ -8,10 +8,13 @@ def _test_settings():
     the production way takes a good part of a second, and tests create users by the dozen, here
     and on the live server's threads; and every test client loads the middleware anew, where
     WhiteNoise would list every file under STATIC_ROOT (autorefresh looks a file up when it is
-    asked for instead). The servers the production tests start keep the real settings."""
+    asked for instead). And every test's players come from one address, which would soon ask
+    for more Hints than one address may (tests/site/test_deals_and_hints.py sets a rate to test
+    it). The servers the production tests start keep the real settings."""
     with override_settings(
         PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
         WHITENOISE_AUTOREFRESH=True,
+        HINT_ADDRESS_RATE=None,
     ):
         yield
 

@@ -8,6 +8,7 @@ from django.apps import apps
 from django.core.cache import cache
 from django.db import connection
 from django.db.models import F
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -15,6 +16,7 @@ from game import play, views
 from game.engine.deck import deck_for_number, format_deck
 from game.models import Action, Game
 from tests.engine.support import CHAIN_DECK
+from tests.site.conftest import Player
 from tests.site.decks import DEAD_END_DECK, KNOWN_LOSS_DECK, KNOWN_LOSS_ORDER
 from tests.site.markup import actions, card, element, elements, message, text
 
@@ -404,3 +406,19 @@ def test_hints_past_the_players_rate_are_refused_with_a_reason(player, settings,
     assert message(answers[-1].content) == views.TOO_MANY_HINTS
     assert 1 <= int(answers[-1]["Retry-After"]) <= 60  # what is left of the minute
     assert player.game.hint_count == 3
+
+
+def test_hints_past_the_addresss_rate_are_refused_whatever_session_asks(db, settings, monkeypatch):
+    # A client that drops its cookie before each Hint is a new player every time.
+    settings.HINT_ADDRESS_RATE = "3/m"
+    quick = play.Hint(18, None, "Take the ace.")
+    monkeypatch.setattr(play, "search", lambda view, **options: quick)
+    players = [Player(Client()) for _ in range(4)]
+
+    answers = [player.post("hint") for player in players]
+    elsewhere = Player(Client(REMOTE_ADDR="192.0.2.7")).post("hint")
+
+    assert [answer.status_code for answer in answers] == [200, 200, 200, 429]
+    assert message(answers[-1].content) == views.TOO_MANY_HINTS
+    assert 1 <= int(answers[-1]["Retry-After"]) <= 60
+    assert elsewhere.status_code == 200  # another address counts on its own
