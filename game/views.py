@@ -246,8 +246,9 @@ def analysis(request, game_id):
 def again(request, game_id):
     """Play a finished game's deal again from a move of its analysis."""
     count = _whole_number(request.POST.get("moves"), "moves")
+    shown = shown_table(request)
     try:
-        outcome = play.try_again_from(Owner.of(request), game_id, count or 0, *shown_table(request))
+        outcome = play.try_again_from(Owner.of(request), game_id, count or 0, *shown)
     except play.StillPlaying:
         raise BadInput("That game is still being played: finish or leave it first.") from None
     except ValueError as error:

@@ -50,6 +50,18 @@ def test_bad_input_is_a_400_with_a_clear_message(player, data, problem, htmx):
     assert (after.version, after.moves) == (before.version, before.moves)
 
 
+def test_a_bad_table_field_on_try_again_is_refused_for_itself(player):
+    player.start(CHAIN_DECK)
+    lost = player.game
+    player.post("new")
+    form = {"version": player.game.version, "moves": "0", "table": "9" * 19}
+
+    response = player.client.post(f"/game/{lost.pk}/again", form, headers=HTMX)
+
+    assert response.status_code == 400
+    assert message(response.content) == f"table must be a whole number, not {'9' * 19!r}."
+
+
 @pytest.mark.parametrize("htmx", [True, False])
 def test_an_unknown_game_is_a_404(player, htmx):
     response = player.client.post("/game/999999/draw", {"version": 0}, headers=HTMX if htmx else {})
