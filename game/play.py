@@ -15,6 +15,7 @@ import re
 import secrets
 import statistics
 import time
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
@@ -150,8 +151,9 @@ class Chosen:
 
 def deal_from_text(text: str) -> Chosen:
     """The deal a player typed: a deal number (alone or as "deal 77"), a daily deal's name
-    ("daily 2026-12-05"; "daily" alone: today's) or a deck code. Raises DeckError."""
-    text = text.strip()
+    ("daily 2026-12-05"; "daily" alone: today's) or a deck code. Raises DeckError.
+    Full-width characters, as some keyboards type them, read as their plain forms."""
+    text = unicodedata.normalize("NFKC", text).strip()
     if text.lower().startswith("deal "):  # as the table's heading names a deal: "deal 77"
         text = text[len("deal ") :].strip()
     if not text:
@@ -164,7 +166,7 @@ def deal_from_text(text: str) -> Chosen:
 
 
 def _deal_named(text: str) -> Deal:
-    if text.isascii() and text.isdigit():
+    if text.isdecimal():  # any script's digits: int() reads them all
         # More digits than any deal number has: let the range check say so.
         too_long = len(text) > len(str(MAX_DEAL_NUMBER))
         return Deal.for_number(MAX_DEAL_NUMBER + 1 if too_long else int(text))

@@ -70,7 +70,11 @@ def test_replay_deals_the_same_deal_again(player):
     assert new.actions.get().kind == "replay"
 
 
-@pytest.mark.parametrize("typed", [" 42 ", "deal 42", "Deal  42"])
+@pytest.mark.parametrize(
+    "typed",
+    [" 42 ", "deal 42", "Deal  42", "\uff14\uff12", "\u0664\u0662", "deal\u300042"],
+    ids=["spaced", "named", "named-spaced", "full-width", "arabic-indic", "ideographic-space"],
+)
 def test_the_deal_form_takes_a_deal_number_as_typed_or_as_the_table_names_it(player, typed):
     html = player.post("deal", {"deal": typed}).content
 
@@ -106,7 +110,7 @@ def test_the_deal_form_with_nothing_typed_deals_a_random_deal(player):
         ("+5", "a deal number is a whole number from 1"),
         ("1.5", "a deal number is a whole number from 1"),
         ("9" * 5000, "a deal number is a whole number from 1"),
-        ("\u00b2", "wrong length"),
+        ("\u00bd", "wrong length"),
         ("AC2C", "wrong length"),
         ("XX" + "AC" * 51, "bad card 'XX' at position 0"),
         ("AC" * 52, "duplicate card AC at position 1"),
