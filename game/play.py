@@ -100,7 +100,8 @@ class Outcome:
     scored: str = ""
     """In scored play, what the move scored, in words."""
     left: int | None = None
-    """The game just left for this one, whose analysis the player may now see."""
+    """The game just left for this one, whose analysis the player may now see (None for a deal
+    left untouched)."""
     left_score: int | None = None
     """The final score of a scored hand just left in play, which stays in the bank."""
 
@@ -312,7 +313,9 @@ def leave(
                 )
                 news = f"Deal {fresh.identifier} dealt."
                 table = table_of(fresh)
-                return Outcome(fresh, table, news=news, left=row.pk, left_score=left_score)
+                # An untouched deal left has nothing to look back at.
+                looked_back = None if row.status == Status.SKIPPED else row.pk
+                return Outcome(fresh, table, news=news, left=looked_back, left_score=left_score)
 
 
 def _scoring_handed_on(owner: Owner, row: Game) -> str:

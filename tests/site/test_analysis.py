@@ -202,6 +202,14 @@ def test_the_dead_end_and_the_next_table_lead_to_the_analysis(player, lost):
     assert [a["href"] for a in elements(element(after, id="notice"), "a")] == [link["href"]]
 
 
+def test_a_deal_left_untouched_has_no_analysis_to_look_back_at(player):
+    player.post("new")  # the first table, never moved in
+
+    after = player.post("new").content
+
+    assert not elements(element(after, id="notice"), "a", data_analysis=True)
+
+
 def play_under(player, rules, moves, scoring="none"):
     """CHAIN_DECK under other rules and scoring, `moves` played, then left for another deal."""
     code = format_deck(CHAIN_DECK)
