@@ -261,6 +261,21 @@ def test_a_scored_win_folded_away_keeps_its_points_and_the_controls_in_view(tabl
     screenshot(table, f"screens-won-scored-folded-{width}x{height}")
 
 
+@pytest.mark.parametrize("width, height", [(320, 568), (360, 640), (640, 360), (1280, 800)])
+def test_what_a_tap_says_moves_no_control(table, width, height):
+    table.set_viewport_size({"width": width, "height": height})
+    start_deal(table, CHAIN_DECK)
+    undo = table.locator("#controls [data-action=undo]")
+    place = undo.bounding_box()
+
+    for pos, said in [(0, "still face down"), (19, "not one rank from the waste card")]:
+        table.locator(f'[data-pos="{pos}"]').click(force=True)  # a face-down card is disabled
+        expect(table.locator("[data-message]")).to_contain_text(said)
+        settle(table)
+        assert undo.bounding_box() == place, said
+    screenshot(table, f"screens-refused-{width}x{height}")
+
+
 @pytest.mark.parametrize("width, height", [(320, 568), (360, 640)])
 def test_a_held_wild_card_and_the_empty_stock_note_squeeze_neither_the_cards_nor_the_page(
     table, width, height
