@@ -211,6 +211,21 @@ def test_on_a_phone_the_games_name_moves_to_the_next_line_whole(page, table):
     assert deal["y"] < name.bounding_box()["y"]  # it did move to the next line
 
 
+@pytest.mark.parametrize("width", [320, 360])
+def test_the_runs_pulse_at_the_screens_edge_never_scrolls_the_page_sideways(table, width):
+    table.set_viewport_size({"width": width, "height": 640})
+    start_deal(table, CHAIN_DECK, rules="open+nowrap+headstart+wild", scoring="pysol")
+    take(table, 18)
+    table.locator("#stock").click()  # the run of one ends: "Run 0 reset" pulses
+    expect(table.locator("#status .run.reset")).to_be_visible()
+
+    # Held at the pulse's widest.
+    table.evaluate(
+        "() => document.getAnimations().forEach((a) => { a.pause(); a.currentTime = 300; })"
+    )
+    assert table.evaluate("document.documentElement.scrollWidth") <= width
+
+
 @pytest.mark.parametrize("width, height", [(568, 320), (640, 360), (740, 360), (915, 412)])
 def test_a_held_wild_card_beside_the_pile_keeps_a_sideways_phone_from_scrolling(
     table, width, height
