@@ -280,9 +280,11 @@
     if (event.target.closest("[data-look]")) {
       event.preventDefault();
       const panel = $("#panel");
-      // Focus goes to what is left in view: the heading, or the way back to it.
+      // Focus goes to what is left in view: the heading, or the way back to it. Folded, the
+      // board shows whole, from the top, however far down the panel's exits were reached.
       const folded = panel.classList.toggle("collapsed");
-      panel.querySelector(folded ? ".show" : "h2").focus();
+      if (folded) scrollTo(0, 0);
+      panel.querySelector(folded ? ".show" : "h2").focus({ preventScroll: folded });
     }
   });
 

@@ -276,6 +276,20 @@ def test_a_scored_win_folded_away_keeps_its_points_and_the_controls_in_view(tabl
     screenshot(table, f"screens-won-scored-folded-{width}x{height}")
 
 
+def test_the_board_folded_into_view_shows_whole_from_the_top(table):
+    table.set_viewport_size({"width": 568, "height": 320})
+    start_deal(table, DEAD_END_DECK)
+    draw_the_whole_stock(table)
+    expect(table.locator("#panel h2")).to_have_text("No legal move")
+    table.evaluate("() => scrollTo(0, 120)")  # as a thumb scrolls down to the panel's exits
+
+    table.locator("#panel .actions [data-look]").click()
+
+    expect(table.locator("#panel .show")).to_be_focused()
+    assert table.evaluate("scrollY") == 0
+    assert unreachable(table, ["#status h1", "#c0", "#c2", "#panel .show"]) == []
+
+
 @pytest.mark.parametrize("width, height", [(320, 568), (360, 640), (640, 360), (1280, 800)])
 def test_what_a_tap_says_moves_no_control(table, width, height):
     table.set_viewport_size({"width": width, "height": height})
