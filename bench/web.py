@@ -83,7 +83,11 @@ def main(argv=None):
     )
     for backend in args.backends:
         with database(backend, args.postgres) as url:
-            extra = {"TRIPEAKS_HINT_BUDGET_MS": str(args.hint_budget_ms)}
+            # Every simulated player comes from loopback: no limit on one address's Hints.
+            extra = {
+                "TRIPEAKS_HINT_BUDGET_MS": str(args.hint_budget_ms),
+                "TRIPEAKS_HINT_ADDRESS_RATE": "",
+            }
             if args.redis and redis_answers(args.redis):
                 extra["REDIS_URL"] = args.redis
             env = production_env(url, **extra)

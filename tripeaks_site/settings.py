@@ -257,5 +257,5 @@ HINT_BUDGET_MS = int(os.environ.get("TRIPEAKS_HINT_BUDGET_MS", "1000"))
 # hold a worker for a search, so a client sending Hint over and over is slowed, not the site.
 HINT_RATE = os.environ.get("TRIPEAKS_HINT_RATE", "30/m")
 # And from one client address, whatever sessions it names: a client dropping its cookie is a new
-# player each time. Wide enough for a household or a classroom behind one address.
-HINT_ADDRESS_RATE = os.environ.get("TRIPEAKS_HINT_ADDRESS_RATE", "120/m")
+# player each time. Wide enough for a household or a classroom behind one address; empty: none.
+HINT_ADDRESS_RATE = os.environ.get("TRIPEAKS_HINT_ADDRESS_RATE", "120/m") or None
