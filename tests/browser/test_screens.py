@@ -220,11 +220,33 @@ def test_the_runs_pulse_at_the_screens_edge_never_scrolls_the_page_sideways(tabl
     table.locator("#stock").click()  # the run of one ends: "Run 0 reset" pulses
     expect(table.locator("#status .run.reset")).to_be_visible()
 
-    # Held at the pulse's widest.
-    table.evaluate(
-        "() => document.getAnimations().forEach((a) => { a.pause(); a.currentTime = 300; })"
+    assert widest_scroll_while_it_moves(table) <= width
+
+
+@pytest.mark.parametrize("width", [320, 360])
+def test_a_refusals_shake_never_scrolls_the_page_sideways(table, width):
+    table.set_viewport_size({"width": width, "height": 640})
+    start_deal(table, CHAIN_DECK)
+    table.locator("#c19").click()  # its reason takes the screen's width, and shakes
+    expect(table.locator("[data-message]")).to_be_visible()
+
+    assert widest_scroll_while_it_moves(table) <= width
+
+
+def widest_scroll_while_it_moves(page) -> int:
+    """The page's widest scroll width over its animations, each held at every 20 ms in turn."""
+    return page.evaluate(
+        """() => {
+          const moving = document.getAnimations();
+          moving.forEach((a) => a.pause());
+          let widest = 0;
+          for (let at = 0; at <= 600; at += 20) {
+            moving.forEach((a) => { a.currentTime = at; });
+            widest = Math.max(widest, document.documentElement.scrollWidth);
+          }
+          return widest;
+        }"""
     )
-    assert table.evaluate("document.documentElement.scrollWidth") <= width
 
 
 @pytest.mark.parametrize("width, height", [(568, 320), (640, 360), (740, 360), (915, 412)])
