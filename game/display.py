@@ -152,6 +152,7 @@ def context(outcome: Outcome, **extra) -> dict:
         "clock_ms": elapsed,
         "clock_running": row.running_since is not None,
         "message": outcome.message,
+        "note": outcome.note,
         "news": " ".join(filter(None, [outcome.news, outcome.scored])),
         "points": outcome.scored,
         "hint": hint,

@@ -88,8 +88,9 @@ class Outcome:
     row: Game
     table: Table
     message: str = ""
-    """What the player must read: why nothing changed (a refused move or a stale request), or
-    why the table is not quite what they asked for."""
+    """Why nothing changed: a refused move or a stale request."""
+    note: str = ""
+    """Why the table dealt is not quite what was asked for: a choice set aside, and why."""
     news: str = ""
     """What changed, for the live region."""
     moved: str = ""
@@ -360,15 +361,15 @@ def _start_daily(
     if chosen.daily == today():
         outcome = open_daily(owner, chosen.daily)
         set_aside = other_rules or scoring not in (None, Game.Scoring.NONE)
-        why = "today's daily deal is played as everyone plays it: the standard game, unscored"
+        why = "today's daily deal is standard and unscored, as everyone plays it"
     else:
         outcome = leave(
             owner, game_id, version, chosen.deal, Kind.NEW, rules=STANDARD_RULES, scoring=scoring
         )
         set_aside = other_rules
-        why = "a daily deal is played under the standard rules, the ones it is winnable under"
+        why = "a daily deal is played under the standard rules"
     if set_aside and not outcome.message:
-        return replace(outcome, message=why)
+        return replace(outcome, note=why)
     return outcome
 
 

@@ -140,8 +140,7 @@ def text(source: str | bytes | Element) -> str:
 
 
 def message(source: str | bytes | Element) -> str:
-    """What the one element with data-message says: why a request changed nothing, or did not
-    quite do what was asked."""
+    """What the one element with data-message says: why a request changed nothing."""
     return element(source, data_message=True).text
 
 

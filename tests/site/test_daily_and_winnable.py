@@ -16,6 +16,12 @@ from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 from tests.site.conftest import Player
 from tests.site.markup import element, elements, message, text
 
+
+def note(page) -> str:
+    """What the table says of a choice set aside (data-note)."""
+    return text(element(page, data_note=True))
+
+
 TODAY = datetime.now(UTC).date()
 
 
@@ -241,9 +247,10 @@ def test_a_past_daily_deal_can_be_played_again_by_its_name_but_not_a_future_one(
     dealt = player.post("deal", {"deal": f"daily {yesterday.isoformat()}", "rules": "nowrap"})
     game = player.game
     assert game.deal == play.daily_deal(yesterday) and game.rules == "standard"
-    assert "standard rules" in message(dealt.content)  # the game chosen set aside, and why
+    assert "standard rules" in note(dealt.content)  # the game chosen set aside, and why
+    assert not elements(dealt.content, data_message=True)  # dealt: nothing refused
     as_chosen = player.post("deal", {"deal": f"daily {yesterday.isoformat()}", "rules": "standard"})
-    assert not elements(as_chosen.content, data_message=True)
+    assert not elements(as_chosen.content, data_note=True)
     assert game.daily is None  # not a record of that day: its day is over
     refused = player.post("deal", {"deal": f"daily {(TODAY + timedelta(days=1)).isoformat()}"})
     assert refused.status_code == 400 and "not out yet" in message(refused.content)
@@ -255,7 +262,7 @@ def test_a_past_daily_deal_can_be_played_again_by_its_name_but_not_a_future_one(
 @pytest.mark.parametrize("name", [f"daily {TODAY.isoformat()}", "daily", " Deal DAILY "])
 def test_todays_daily_deal_typed_by_its_name_is_the_players_record_of_it(player, name):
     dealt = player.post("deal", {"deal": name, "rules": "nowrap", "scoring": "pysol"})
-    assert "standard game, unscored" in message(dealt.content)
+    assert "standard and unscored" in note(dealt.content)
     player.post("draw")
 
     record = Game.objects.get(daily=TODAY)
