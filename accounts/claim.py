@@ -4,16 +4,16 @@ and the choice of winnable deals made without it becomes the account's choice.
 When both the session and the account have a deal in progress, the player chooses which to
 continue. Until they do, the session's deal stays on the table (it is the one they were just
 playing); the account's stays unfinished in their history, where either can be taken up again.
-Nothing is marked left or lost by logging in. A game begun on one side after the other side could
-have seen its deal whole (its analysis read) becomes practice, as a deal seen whole and dealt
-again is.
+Nothing is marked left or lost by logging in. A game on one side not yet over when the other side
+saw its deal whole (its analysis read) becomes practice, as it would have on one device.
 """
 
 from datetime import datetime
 
 from django.contrib.auth import login
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F, Min, Q
+from django.db.models.functions import Coalesce
 
 from game import play, preferences
 from game.models import Game
@@ -46,16 +46,13 @@ def log_in(request, user) -> bool:
             return False
         theirs = play.current_game(Owner.of_user(user))
         anonymous = Game.objects.filter(owner=None, session_key=anonymous_key)
-        # The account's record of a daily deal stays its record; one played here too becomes an
-        # unrecorded play of it.
-        recorded = user.games.filter(daily__isnull=False).values("daily")
-        anonymous.filter(daily__in=recorded).update(daily=None, revision=F("revision") + 1)
-        # What one side has seen whole, the other may have played knowing: practice, as a deal
-        # seen whole and dealt again is (play._start).
+        # What one side has seen whole, the other may have played knowing: practice, as a game
+        # in play when its player reads the deal's analysis is (play._known_from_now_on).
         account = user.games.all()
         seen_by_account, seen_here = _seen_whole_since(account), _seen_whole_since(anonymous)
         _practice_since(seen_by_account, anonymous)
         _practice_since(seen_here, account)
+        _one_record_a_day(anonymous, account)
         # A write of the games like any other (their revision bumped), so a tap on one of them
         # read before the claim cannot write it back to the anonymous session.
         anonymous.update(owner=user, session_key="", revision=F("revision") + 1)
@@ -69,28 +66,32 @@ def log_in(request, user) -> bool:
 
 
 def _seen_whole_since(games) -> dict[int, datetime]:
-    """For each deal that some of `games` show whole, the earliest moment its player may have seen
-    it: an analysis is read after its game ended, and before a practice game of its deal began."""
-    since = {}
-    seen_whole = games.filter(Q(revealed=True) | Q(practice=True))
-    for deal, revealed, finished_at, started_at in seen_whole.values_list(
-        "deal", "revealed", "finished_at", "started_at"
-    ):
-        moment = finished_at if revealed and finished_at else started_at
-        since[deal] = min(moment, since.get(deal, moment))
-    return since
+    """For each deal that some of `games` show whole, when their player first saw it so (for a
+    game revealed before that was recorded, its end: the earliest it can have been)."""
+    revealed = games.filter(revealed=True).values("deal")
+    firsts = revealed.annotate(since=Min(Coalesce("revealed_at", "finished_at")))
+    return {first["deal"]: first["since"] for first in firsts}
 
 
 def _practice_since(seen: dict[int, datetime], games) -> None:
-    """The games of those deals begun since they may have been seen whole are practice: unscored
-    and in no record. One begun before is played as it was, unknowing."""
-    for deal, moment in seen.items():
-        games.filter(deal=deal, started_at__gte=moment, practice=False).update(
-            practice=True,
-            scoring=Game.Scoring.NONE,
-            score=0,
-            revision=F("revision") + 1,
+    """The games of those deals not over by the moment they were seen whole are practice: unscored
+    and in no record. One over before was played as it was, unknowing."""
+    for deal in seen.keys() & set(games.values_list("deal", flat=True)):
+        not_over = Q(finished_at__isnull=True) | Q(finished_at__gt=seen[deal])
+        games.filter(not_over, deal=deal, practice=False).update(
+            practice=True, scoring=Game.Scoring.NONE, score=0, revision=F("revision") + 1
         )
+
+
+def _one_record_a_day(here, account) -> None:
+    """A day with a record of its daily deal on both sides keeps one: the account's, unless only
+    the one played here was played for real. The other becomes an unrecorded play of the deal."""
+    for record in here.filter(daily__isnull=False):
+        theirs = account.filter(daily=record.daily).first()
+        if theirs is None:
+            continue
+        unrecorded = theirs if theirs.practice and not record.practice else record
+        Game.objects.filter(pk=unrecorded.pk).update(daily=None, revision=F("revision") + 1)
 
 
 def choice(request) -> list[Game]:

@@ -148,6 +148,9 @@ class Game(models.Model):
         default=False,
         help_text="Its player has seen the whole deal in its analysis: it takes no more moves.",
     )
+    revealed_at = models.DateTimeField(
+        null=True, blank=True, help_text="When its player saw the whole deal (since recorded)."
+    )
     practice = models.BooleanField(
         default=False,
         help_text="Dealt again from an analysis, every card known: unscored and in no record.",

@@ -408,7 +408,8 @@ def analysis_of(owner: Owner, game_id: int) -> Analysis:
         # bumped): an undo from another tab either lands before it, and the game is played on,
         # or is worked out again after it, and refused.
         revealing = Game.objects.filter(pk=row.pk, revision=row.revision)
-        if row.revealed or revealing.update(revealed=True, revision=F("revision") + 1):
+        seen = {"revealed": True, "revealed_at": timezone.now(), "revision": F("revision") + 1}
+        if row.revealed or revealing.update(**seen):
             _known_from_now_on(owner, row)
             return analysis_of_game(row)
 
@@ -422,7 +423,9 @@ def _known_from_now_on(owner: Owner, seen: Game) -> None:
     others.filter(status=Status.PLAYING, practice=False).update(
         practice=True, scoring=Game.Scoring.NONE, score=0, **bumped
     )
-    others.filter(status=Status.LEFT, revealed=False).update(revealed=True, **bumped)
+    others.filter(status=Status.LEFT, revealed=False).update(
+        revealed=True, revealed_at=timezone.now(), **bumped
+    )
 
 
 def analysis_of_game(row: Game) -> Analysis:

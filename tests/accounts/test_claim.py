@@ -304,17 +304,39 @@ def test_a_deal_seen_whole_here_makes_the_accounts_later_game_of_it_practice(cli
     assert counted(alice) == {here}
 
 
-def test_a_deal_begun_here_before_the_account_saw_it_whole_is_played_for_real(client, alice):
-    here = play_anonymously(client)  # begun first, unknowing
+def test_a_deal_still_in_play_here_when_the_account_saw_it_whole_is_practice(client, alice):
+    # Begun unknowing, but the winning line read on the desktop could finish it here.
+    here = play_anonymously(client, takes=(18,))
     desktop = Client()
     log_in(desktop, "alice")
     desktop.get("/")
+    win_and_read_the_analysis(desktop, start(desktop, account_game(alice), CHAIN))
+    for pos in CHAIN_ORDER[1:]:
+        act(client, here, "take", pos=pos)
+
+    log_in(client, "alice")
+
+    here.refresh_from_db()
+    assert here.status == Game.Status.WON and here.practice
+    assert here not in counted(alice)
+
+
+def test_a_deal_over_here_before_the_account_saw_it_whole_is_played_for_real(client, alice):
+    desktop = Client()
+    log_in(desktop, "alice")
+    desktop.get("/")
+    left = start(desktop, account_game(alice), CHAIN)
+    act(desktop, left, "take", pos=18)
+    act(desktop, left, "new")  # left unfinished: its analysis is read only later
+    here = play_anonymously(client, takes=())
+    for pos in CHAIN_ORDER:
+        act(client, here, "take", pos=pos)
+    # Dealt again on the desktop, won and its analysis read, after the win here: the game left
+    # there is marked seen whole then too, though it ended before.
     win_and_read_the_analysis(desktop, start(desktop, account_game(alice), CHAIN))
 
     log_in(client, "alice")
 
     here.refresh_from_db()
-    assert here.owner == alice and not here.practice
-    for pos in CHAIN_ORDER[len(here.moves) :]:
-        act(client, here, "take", pos=pos)
-    assert here in counted(alice)  # its win counts
+    assert here.status == Game.Status.WON and not here.practice
+    assert here in counted(alice)

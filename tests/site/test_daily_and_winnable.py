@@ -13,7 +13,7 @@ from game.owners import Owner
 from game.verdicts import is_winnable
 from tests.conftest import returning
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
-from tests.site.conftest import Player
+from tests.site.conftest import HTMX, Player
 from tests.site.markup import element, elements, message, text
 
 
@@ -283,3 +283,27 @@ def test_logging_in_keeps_the_accounts_record_of_a_daily_deal_played_on_both(dja
 
     games = Game.objects.filter(owner__username="alice", deal=play.daily_deal(TODAY))
     assert games.count() == 2 and games.filter(daily=TODAY).count() == 1
+
+
+def test_logging_in_keeps_the_daily_record_played_for_real_over_one_played_knowing(
+    django_user_model, chain_daily
+):
+    django_user_model.objects.create_user("alice", password="a long pass phrase")
+    phone, laptop = returning(Client()), Client()
+    phone.get("/daily")
+    won = Game.objects.get(daily=TODAY)
+    for pos in CHAIN_ORDER:
+        won.refresh_from_db()
+        phone.post(f"/game/{won.pk}/take", {"pos": pos, "version": won.version}, headers=HTMX)
+    assert phone.get(f"/game/{won.pk}/analysis").status_code == 200
+    laptop.post("/accounts/login/", {"username": "alice", "password": "a long pass phrase"})
+    laptop.get("/daily")  # the account's own record, begun with the winning line known
+    knowing = Game.objects.get(daily=TODAY, owner__username="alice")
+
+    phone.post("/accounts/login/", {"username": "alice", "password": "a long pass phrase"})
+
+    won.refresh_from_db()
+    knowing.refresh_from_db()
+    assert (won.daily, won.practice, won.status) == (TODAY, False, Game.Status.WON)
+    assert (knowing.daily, knowing.practice) == (None, True)
+    assert play.daily_results(TODAY)["played"] == 1
