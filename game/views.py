@@ -157,17 +157,16 @@ def hint(request, game_id):
 
 def hint_wait(request, owner: Owner) -> int | None:
     """The seconds to wait when this Hint goes past the player's rate (settings.HINT_RATE) or
-    their address's (settings.HINT_ADDRESS_RATE), else None; it counts against both either way."""
+    their address's (settings.HINT_ADDRESS_RATE), else None. A Hint past the player's own rate is
+    not counted against the address: one player's burst must not shut out the others there."""
     player = f"user {owner.user_id}" if owner.user_id else f"session {owner.session_key}"
     limits = [("hint", lambda *_: player, settings.HINT_RATE),
               ("hint-address", "ip", settings.HINT_ADDRESS_RATE)]  # fmt: skip
-    waits = [
-        max(usage["time_left"], 1)
-        for group, key, rate in limits
-        if (usage := get_usage(request, group=group, key=key, rate=rate, increment=True))
-        and usage["should_limit"]  # None: no such limit, or the cache is away (limits fail open)
-    ]
-    return max(waits, default=None)
+    for group, key, rate in limits:
+        usage = get_usage(request, group=group, key=key, rate=rate, increment=True)
+        if usage is not None and usage["should_limit"]:  # None: no limit, or the cache is away
+            return max(usage["time_left"], 1)
+    return None
 
 
 @game_action

@@ -255,7 +255,7 @@ if not DEBUG:
 HINT_BUDGET_MS = int(os.environ.get("TRIPEAKS_HINT_BUDGET_MS", "1000"))
 # How often one player may ask for a Hint, counted in the cache by django-ratelimit: each may
 # hold a worker for a search, so a client sending Hint over and over is slowed, not the site.
-HINT_RATE = os.environ.get("TRIPEAKS_HINT_RATE", "30/m")
+HINT_RATE = os.environ.get("TRIPEAKS_HINT_RATE", "30/m") or None
 # And from one client address, whatever sessions it names: a client dropping its cookie is a new
 # player each time. Wide enough for a household or a classroom behind one address; empty: none.
 HINT_ADDRESS_RATE = os.environ.get("TRIPEAKS_HINT_ADDRESS_RATE", "120/m") or None

@@ -426,3 +426,17 @@ def test_hints_past_the_addresss_rate_are_refused_whatever_session_asks(db, sett
     assert message(answers[-1].content) == views.TOO_MANY_HINTS
     assert 1 <= int(answers[-1]["Retry-After"]) <= 60
     assert elsewhere.status_code == 200  # another address counts on its own
+
+
+def test_one_players_hints_past_their_rate_leave_the_others_at_their_address_theirs(
+    db, settings, monkeypatch
+):
+    settings.HINT_RATE, settings.HINT_ADDRESS_RATE = "2/m", "4/m"
+    quick = play.Hint(18, None, "Take the ace.")
+    monkeypatch.setattr(play, "search", lambda view, **options: quick)
+    eager, other = Player(Client()), Player(Client())
+
+    burst = [eager.post("hint").status_code for _ in range(6)]
+
+    assert burst == [200, 200, 429, 429, 429, 429]
+    assert [other.post("hint").status_code for _ in range(2)] == [200, 200]
