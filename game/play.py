@@ -77,7 +77,7 @@ REVEALED = (
 )
 STANDARD_RULES = "standard"
 DAILY_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-NUMBER_LIKE = re.compile(r"[+-]?[0-9]*[.,]?[0-9]+")
+NUMBER_LIKE = re.compile(r"[+-]?\d*[.,]?\d+")
 """What a player types meaning a number, though not a deal number."""
 
 

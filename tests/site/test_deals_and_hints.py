@@ -108,6 +108,7 @@ def test_the_deal_form_with_nothing_typed_deals_a_random_deal(player):
         ("0", "a deal number is a whole number from 1"),
         ("-5", "a deal number is a whole number from 1"),
         ("+5", "a deal number is a whole number from 1"),
+        ("-\u0665", "a deal number is a whole number from 1"),
         ("1.5", "a deal number is a whole number from 1"),
         ("9" * 5000, "a deal number is a whole number from 1"),
         ("\u00bd", "wrong length"),
