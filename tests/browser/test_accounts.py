@@ -1,7 +1,7 @@
 """Accounts in a real browser: one account on two devices plays one deal, the choice at login,
 and the account pages on a phone and a desktop."""
 
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -198,6 +198,11 @@ def test_account_pages_on_phones_upright_and_sideways_and_a_desktop(new_device, 
         owner=alice, deal=Deal.for_code(format_deck(CHAIN_DECK)), status=Game.Status.WON,
         scoring=Game.Scoring.PYSOL, score=2100, move_count=28, cleared=28,
         finished_at=timezone.now(),
+    )  # fmt: skip
+    # Practice set aside unfinished, in no figure, says so in its result: the widest a result reads.
+    Game.objects.create(
+        owner=alice, deal=deal, status=Game.Status.PLAYING, practice=True, move_count=3,
+        current_since=timezone.now() - timedelta(days=1),
     )  # fmt: skip
     screens = {
         "phone": PHONE,
