@@ -4,8 +4,10 @@ on a phone and a desktop."""
 import pytest
 from django.contrib.auth import get_user_model
 
+from game.engine.deck import format_deck
 from game.models import Action, Deal, Game
 from tests.browser.conftest import screenshot
+from tests.engine.support import CHAIN_DECK
 
 pytestmark = pytest.mark.browser
 
@@ -76,6 +78,20 @@ def test_a_deals_page_shows_its_whole_deck_code_on_a_phone_and_a_desktop(new_dev
         # Wrapped within its box, where it ran past the box's edge and was cut there.
         assert code.evaluate("field => field.scrollWidth <= field.clientWidth"), viewport
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+
+
+def test_the_pages_of_a_deal_typed_by_its_code_keep_within_a_phone_and_a_desktop(new_device):
+    # Such a deal is named by its code: one 104-character word in headings and breadcrumbs.
+    deal = Deal.for_code(format_deck(CHAIN_DECK))
+    game = Game.objects.create(deal=deal, status=Game.Status.WON, cleared=28, move_count=28)
+    urls = [f"/admin/game/game/{game.pk}/change/", f"/admin/game/deal/{deal.pk}/change/"]
+    page = staff_on(new_device, PHONE, urls[0])
+
+    for viewport in (PHONE, DESKTOP):
+        page.set_viewport_size(viewport)
+        for url in urls:
+            page.goto(url)
+            assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], url
 
 
 def test_the_games_list_shows_its_order_and_what_each_came_to_on_a_laptop(new_device):
