@@ -11,7 +11,7 @@ from game import play
 from game.engine.scoring import hand_score
 from game.engine.state import DRAW, Table
 from game.models import Deal, Game
-from tests.browser.conftest import first_held, screenshot, start_deal, take
+from tests.browser.conftest import contrast, first_held, screenshot, start_deal, take
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 from tests.engine.test_analysis import lost_lines
 
@@ -127,6 +127,20 @@ def test_a_dead_end_then_its_analysis_and_try_again_from_the_last_winnable_move(
     expect(table.locator("#table")).to_be_visible()
     game = Game.objects.order_by("-pk").first()
     assert game.moves == line[:k]
+
+
+def test_the_analysis_names_red_cards_in_the_piles_as_readably_as_any_text(table):
+    start_deal(table, CHAIN_DECK)
+    for pos in CHAIN_ORDER:
+        take(table, pos)
+    table.locator("#panel [data-analysis]").click()
+    table.get_by_role("link", name="Start").click()  # the whole stock, hearts among it
+
+    red = table.locator(".piles .red").first
+    colour = red.evaluate("e => getComputedStyle(e).color")
+    band = table.locator(".piles").evaluate("e => getComputedStyle(e).backgroundColor")
+    assert float(re.findall(r"[0-9.]+", band)[3]) >= 0.8, "a band the text lies on"
+    assert contrast(colour, band) >= 4.5
 
 
 def test_with_the_winnable_box_ticked_every_new_deal_can_be_won(table):
