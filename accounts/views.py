@@ -171,6 +171,13 @@ def locked_out(request, original_response=None, credentials=None):
     return render(request, "accounts/locked_out.html", context, status=429)
 
 
+WAITS = {"s": "a moment", "m": "a minute", "h": "up to an hour", "d": "up to a day"}
+"""How long a client past a rate may wait, by the rate's period (django-ratelimit's units)."""
+
+
 def throttled(request, exception=None):
-    """django-ratelimit's answer (RATELIMIT_VIEW) to a client address past its rate."""
-    return render(request, "accounts/throttled.html", status=429)
+    """django-ratelimit's answer (RATELIMIT_VIEW) to a client address past its rate, with how
+    long the wait may be: the rate's period (each form's group is named as its URL is)."""
+    rate = settings.TRIPEAKS_ADDRESS_RATES.get(request.resolver_match.url_name, "")
+    wait = WAITS.get(rate[-1:], "a while")
+    return render(request, "accounts/throttled.html", {"wait": wait}, status=429)

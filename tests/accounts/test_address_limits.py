@@ -8,6 +8,7 @@ from django.test import Client, RequestFactory
 
 from tests.accounts.conftest import PASSWORD, log_in, make_user
 from tests.production.harness import free_port
+from tests.site.markup import element
 from tripeaks_site.limits import client_address
 
 THROTTLED = "Too many tries from here"
@@ -73,6 +74,7 @@ def test_signup_is_limited_per_address_and_then_tells_nothing_about_user_names(d
     answer = client.post("/accounts/signup/", taken)
     assert_throttled(answer)
     assert "already exists" not in answer.text
+    assert element(answer.content, data_wait=True).text == "up to an hour"  # the rate's period
 
 
 def test_password_change_posts_are_limited_per_address(db):
