@@ -141,7 +141,8 @@ def replay(request, game_id):
     try:
         shown = shown_table(request)
     except BadInput as error:
-        return render(request, "notice_page.html", {"message": str(error)}, status=400)
+        context = {"title": "Not understood", "message": str(error)}
+        return render(request, "notice_page.html", context, status=400)
     # Sent twice, the second finds the table it named gone, and the table it shows says so.
     return answer(request, play.replay_deal(Owner.of(request), game_id, *shown))
 

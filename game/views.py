@@ -234,7 +234,8 @@ def analysis(request, game_id):
         owner = owner_of_stored(request)
         found = play.analysis_of(owner, game_id)
     except BadInput as error:
-        return render(request, "notice_page.html", {"message": str(error)}, status=400)
+        context = {"title": "Not understood", "message": str(error)}
+        return render(request, "notice_page.html", context, status=400)
     except play.StillPlaying:
         return render(request, "game/still_playing.html", status=409)
     context = review.context(found.game, found, step) | {"table": play.current_game(owner)}

@@ -24,8 +24,9 @@ def declared_length(request) -> int:
         return 0
 
 
-def refusal(request, status: int, message: str):
-    return render(request, "notice_page.html", {"message": message}, status=status)
+def refusal(request, status: int, title: str, message: str):
+    context = {"title": title, "message": message}
+    return render(request, "notice_page.html", context, status=status)
 
 
 class RequestBodyMiddleware:
@@ -34,8 +35,10 @@ class RequestBodyMiddleware:
 
     def __call__(self, request):
         if declared_length(request) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
-            return refusal(request, 413, "That request is too large: the site takes no files.")
+            too_large = "That request is too large: the site takes no files."
+            return refusal(request, 413, "Too large", too_large)
         encoding = request.encoding
         if request.content_type in FORM_TYPES and encoding and encoding.lower() != "utf-8":
-            return refusal(request, 400, "That form could not be read: forms are sent as UTF-8.")
+            unread = "That form could not be read: forms are sent as UTF-8."
+            return refusal(request, 400, "Not understood", unread)
         return self.get_response(request)

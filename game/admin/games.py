@@ -77,7 +77,8 @@ class GameAdmin(DealNumberSearch, ViewOnly, admin.ModelAdmin):
             analysis = play.analysis_of_game(game)
         except play.StillPlaying:
             message = f"Game {game.pk} is still being played: its analysis comes once it is over."
-            return render(request, "notice_page.html", {"message": message}, status=404)
+            context = {"title": "Still being played", "message": message}
+            return render(request, "notice_page.html", context, status=404)
         return render(
             request, "game/analysis.html", review.context(game, analysis, step, players=False)
         )

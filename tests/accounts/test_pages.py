@@ -208,3 +208,19 @@ def test_account_posts_need_the_csrf_token(alice, url):
 
     assert response.status_code == 403
     assert client.get("/").wsgi_request.user == alice
+
+
+def test_my_games_names_the_deal_each_rows_buttons_act_on(client, alice):
+    log_in(client, "alice")
+    client.get("/")
+    game = account_game(alice)
+    act(client, game, "draw")
+    act(client, game, "new")  # left: its analysis and a replay are offered
+
+    page = client.get("/accounts/games/").content
+
+    row = element(page, "tr", data_game=str(game.pk))
+    deal = element(row, "td", data_label="Deal")
+    buttons = [*elements(row, "button"), *elements(row, "a", data_analysis=True)]
+    assert len(buttons) >= 2
+    assert {button["aria-describedby"] for button in buttons} == {deal["id"]}

@@ -389,3 +389,18 @@ def test_a_method_an_address_does_not_take_gets_a_page_saying_so(player, address
     assert response.status_code == 405 and response["Allow"]
     assert "Nothing was changed" in message(response.content)
     assert "Back to the table" in text(response.content)
+
+
+def test_each_page_says_what_it_is_in_its_title(player):
+    player.post("draw")
+    game = player.game
+    today = play.today().isoformat()
+
+    titles = {
+        "/daily": f"Daily deal {today} · TriPeaks",
+        f"/game/{game.pk}/analysis": "Still being played · TriPeaks",
+        f"/game/{game.pk}/analysis?step=x": "Not understood · TriPeaks",
+    }
+
+    for url, title in titles.items():
+        assert text(element(player.client.get(url).content, "title")) == title, url
