@@ -34,8 +34,8 @@ class GameAdmin(DealNumberSearch, ViewOnly, admin.ModelAdmin):
     search_help_text = "A deal number, (part of) a deck code, or a player's user name."
     fields = [
         "deal_link", "player", "rules", "scoring", "score", "daily", "practice", "revealed",
-        "status", "analysis_link", "cleared", "longest_run", "move_count", "undo_count",
-        "hint_count", "active_time",
+        "revealed_at", "status", "analysis_link", "cleared", "longest_run", "move_count",
+        "undo_count", "hint_count", "active_time",
         "started_at", "finished_at", "updated_at",
     ]  # fmt: skip
     readonly_fields = fields
