@@ -93,15 +93,25 @@
     const key = tapKey(event.detail.triggeringEvent?.submitter);
     if (key) queued.push(key);
   });
+  // A card gone meanwhile (tapped twice) is said and passed over, and the next tap made.
   const tapQueued = () => {
-    const key = queued.shift();
-    if (!key) return;
-    const button = $(`#controls ${key}`) || $(key);
-    if (button) button.click();
-    else say("That card is no longer on the table.");
+    while (queued.length) {
+      const key = queued.shift();
+      const button = $(`#controls ${key}`) || $(key);
+      if (button) return button.click();
+      say("That card is no longer on the table.");
+    }
   };
   // No answer, or a proxy's (a 502 while the site restarts): the table stands, and that is said.
-  const unanswered = () => say("No answer from the site: check the connection and try again.");
+  // The taps made after it were meant for the table it would have left: none is made.
+  const unanswered = () => {
+    queued.length = 0;
+    say("No answer from the site: check the connection and try again.");
+  };
+  // Nor on a page being left (a reload): the new page shows the table as it stands.
+  addEventListener("pagehide", () => {
+    queued.length = 0;
+  });
   document.addEventListener("htmx:sendError", unanswered);
   document.addEventListener("htmx:responseError", unanswered);
   document.addEventListener("htmx:afterRequest", (event) => {

@@ -573,3 +573,59 @@ def _last_kind(game):
 def _refreshed(game):
     game.refresh_from_db()
     return game
+
+
+def held_takes(page) -> list:
+    """The table's take requests, held back until the test lets each through or fails it. (The
+    test needs the intercepted fixture.)"""
+    held = []
+    page.route("**/take", lambda route: held.append(route))
+    return held
+
+
+@pytest.mark.usefixtures("intercepted")
+def test_taps_queued_behind_a_slow_one_pass_over_a_card_gone_and_play_on(table):
+    start_deal(table, CHAIN_DECK)
+    held = held_takes(table)
+    table.locator("#c18").click()
+    out = first_held(table, held)
+    table.unroute("**/take")
+
+    for place in ("#c18", "#c19", "#stock"):  # tapped twice while nothing seemed to happen
+        table.locator(place).click()
+    out.continue_()
+
+    expect(table.locator("#stock")).to_have_attribute("data-stock", "22")
+    expect(table.locator("#status")).to_have_attribute("data-cleared", "2")
+    assert Game.objects.latest("pk").moves == [18, 19, "draw"]
+
+
+@pytest.mark.usefixtures("intercepted")
+def test_taps_queued_behind_one_that_gets_no_answer_are_not_made(page):
+    page.goto("/")  # not the table fixture: the lost take is logged as an error
+    start_deal(page, CHAIN_DECK)
+    held = held_takes(page)
+    page.locator("#c18").click()
+    lost = first_held(page, held)
+
+    page.locator("#stock").click()  # meant for the table the lost take would have left
+    lost.abort("internetdisconnected")
+
+    expect(page.locator("[data-message]")).to_contain_text("No answer from the site")
+    page.wait_for_timeout(500)  # time for a queued draw to have gone out, were it made
+    expect(page.locator("[data-message]")).to_contain_text("No answer from the site")
+    assert Game.objects.latest("pk").moves == []
+
+
+@pytest.mark.usefixtures("intercepted")
+def test_a_deal_asked_for_while_a_tap_is_out_is_dealt_once_it_is_answered(table):
+    start_deal(table, CHAIN_DECK)
+    held = held_takes(table)
+    table.locator("#c18").click()
+    out = first_held(table, held)
+
+    table.locator("#deal").fill("77")
+    table.locator("#deal").press("Enter")
+    out.continue_()
+
+    expect(table.locator("#status h1 small")).to_have_text("deal 77")
