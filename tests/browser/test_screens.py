@@ -389,6 +389,18 @@ def table_with_larger_text(new_device, width: int, height: int, size: int = 24):
     return page
 
 
+@pytest.mark.parametrize("width, height", [(568, 320), (640, 360), (1280, 800)])
+def test_with_text_twice_as_large_the_controls_keep_their_words_inside(new_device, width, height):
+    page = table_with_larger_text(new_device, width, height, size=32)
+
+    buttons = page.locator("#controls .controls .btn")
+    overflowing = buttons.evaluate_all(
+        "buttons => buttons.filter(b => b.scrollWidth > b.clientWidth).map(b => b.textContent)"
+    )
+    assert buttons.count() == 4 and overflowing == []
+    screenshot(page, f"screens-text-twice-controls-{width}x{height}")
+
+
 @pytest.mark.parametrize("width, height", [(360, 640), (640, 360)])
 def test_with_text_twice_as_large_nothing_leaves_the_screen_sideways(new_device, width, height):
     page = table_with_larger_text(new_device, width, height, size=32)
