@@ -629,3 +629,17 @@ def test_a_deal_asked_for_while_a_tap_is_out_is_dealt_once_it_is_answered(table)
     out.continue_()
 
     expect(table.locator("#status h1 small")).to_have_text("deal 77")
+
+
+def test_in_forced_colours_the_hint_is_told_from_focus_and_its_bar_has_an_edge(table):
+    table.emulate_media(forced_colors="active")
+    start_deal(table, CHAIN_DECK)
+    table.locator("#controls [data-action=hint]").click()
+    hinted = table.locator("#table [data-hint]")
+    expect(hinted).to_be_visible()
+
+    assert hinted.evaluate("e => getComputedStyle(e).outlineStyle") == "dashed"
+    edge = table.locator("#hint-slot .bar").evaluate("e => getComputedStyle(e).borderTopColor")
+    assert edge != "rgba(0, 0, 0, 0)" and edge != table.locator("#hint-slot .bar").evaluate(
+        "e => getComputedStyle(e).backgroundColor"
+    )
