@@ -401,6 +401,22 @@ def test_with_text_twice_as_large_the_controls_keep_their_words_inside(new_devic
     screenshot(page, f"screens-text-twice-controls-{width}x{height}")
 
 
+@pytest.mark.parametrize("width, height", [(360, 640), (568, 320), (640, 360)])
+def test_with_text_twice_as_large_the_analysis_keeps_to_the_screen(new_device, width, height):
+    page = table_with_larger_text(new_device, width, height, size=32)
+    start_deal(page, DEAD_END_DECK)
+    draw_the_whole_stock(page)
+    page.locator("#panel [data-analysis]").click()
+
+    again = page.locator("[data-action=again]")
+    expect(again).to_be_visible()
+    assert again.evaluate("b => b.scrollWidth <= b.clientWidth"), "its words inside"
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    verdict = page.locator(".verdict").bounding_box()
+    assert verdict["x"] >= 0 and verdict["width"] >= width / 3, verdict  # a column to read
+    screenshot(page, f"analysis-text-twice-{width}x{height}")
+
+
 @pytest.mark.parametrize("width, height", [(360, 640), (640, 360)])
 def test_with_text_twice_as_large_nothing_leaves_the_screen_sideways(new_device, width, height):
     page = table_with_larger_text(new_device, width, height, size=32)
