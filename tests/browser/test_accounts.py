@@ -299,3 +299,20 @@ def test_the_history_keeps_a_deals_number_and_a_daily_deals_name_on_one_line(new
         one_line = page.locator('.history td[data-label="Result"]').first.bounding_box()["height"]
         assert daily["height"] <= one_line < code["height"], "the deck code breaks, not the name"
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_my_games_with_text_twice_as_large_keeps_to_the_screen(new_device, alice, viewport):
+    for deal, status in (
+        (Deal.for_number(5), Game.Status.WON),
+        (Deal.for_number(6), Game.Status.LEFT),
+    ):
+        Game.objects.create(owner=alice, deal=deal, status=status, move_count=30, cleared=20)
+    page = new_device(viewport)
+    page.context.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": 32}})
+    log_in_from_the_table(page)
+
+    page.goto("/accounts/games/")
+
+    expect(page.locator("[data-played]")).to_have_text("2")
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
