@@ -78,9 +78,7 @@ def _practice_since(seen: dict[int, datetime], games) -> None:
     and in no record. One over before was played as it was, unknowing."""
     for deal in seen.keys() & set(games.values_list("deal", flat=True)):
         not_over = Q(finished_at__isnull=True) | Q(finished_at__gt=seen[deal])
-        games.filter(not_over, deal=deal, practice=False).update(
-            practice=True, scoring=Game.Scoring.NONE, score=0, revision=F("revision") + 1
-        )
+        play.make_practice(games.filter(not_over, deal=deal))
 
 
 def _one_record_a_day(here, account) -> None:

@@ -419,12 +419,17 @@ def _known_from_now_on(owner: Owner, seen: Game) -> None:
     now on (unscored, in no record), and a left one (a daily record /daily would take up) stays as
     it ended. Each write bumps the revision, so a move read before it is worked out again after."""
     others = owner.games().filter(deal=seen.deal).exclude(pk=seen.pk)
-    bumped = {"revision": F("revision") + 1}
-    others.filter(status=Status.PLAYING, practice=False).update(
-        practice=True, scoring=Game.Scoring.NONE, score=0, **bumped
-    )
+    make_practice(others.filter(status=Status.PLAYING))
     others.filter(status=Status.LEFT, revealed=False).update(
-        revealed=True, revealed_at=timezone.now(), **bumped
+        revealed=True, revealed_at=timezone.now(), revision=F("revision") + 1
+    )
+
+
+def make_practice(games) -> None:
+    """These games are practice from now on: unscored and in no record. Written like any other
+    write of a game, its revision bumped."""
+    games.filter(practice=False).update(
+        practice=True, scoring=Game.Scoring.NONE, score=0, revision=F("revision") + 1
     )
 
 
