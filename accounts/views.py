@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from accounts import claim, records
 from game import play
 from game.owners import Owner
-from game.views import BadInput, answer, shown_table
+from game.views import BadInput, answer, not_understood, shown_table
 from tripeaks_site import limits
 
 GAMES_PER_PAGE = 25
@@ -141,8 +141,7 @@ def replay(request, game_id):
     try:
         shown = shown_table(request)
     except BadInput as error:
-        context = {"title": "Not understood", "message": str(error)}
-        return render(request, "notice_page.html", context, status=400)
+        return not_understood(request, error)
     # Sent twice, the second finds the table it named gone, and the table it shows says so.
     return answer(request, play.replay_deal(Owner.of(request), game_id, *shown))
 

@@ -234,8 +234,7 @@ def analysis(request, game_id):
         owner = owner_of_stored(request)
         found = play.analysis_of(owner, game_id)
     except BadInput as error:
-        context = {"title": "Not understood", "message": str(error)}
-        return render(request, "notice_page.html", context, status=400)
+        return not_understood(request, error)
     except play.StillPlaying:
         return render(request, "game/still_playing.html", status=409)
     context = review.context(found.game, found, step) | {"table": play.current_game(owner)}
@@ -303,6 +302,12 @@ def _fragments(request, outcome, status, typed, controls):
         outcome, controls=controls, deal_text=typed, winnable_only=winnable_only
     )
     return render(request, "game/play.html#update", context, status=status)
+
+
+def not_understood(request, error: BadInput):
+    """A page of its own for bad input to a page that is not the table's."""
+    context = {"title": "Not understood", "message": str(error)}
+    return render(request, "notice_page.html", context, status=400)
 
 
 def version_of(request) -> int | None:
