@@ -575,21 +575,22 @@ def _refreshed(game):
     return game
 
 
-def held_takes(page) -> list:
-    """The table's take requests, held back until the test lets each through or fails it. (The
-    test needs the intercepted fixture.)"""
+def first_take_held(page):
+    """Deal the chain deck and tap its first card, whose take is held back until the test lets it
+    through or fails it: the route held. Later takes are not held. (The test needs the
+    intercepted fixture.)"""
+    start_deal(page, CHAIN_DECK)
     held = []
     page.route("**/take", lambda route: held.append(route))
-    return held
+    page.locator("#c18").click()
+    out = first_held(page, held)
+    page.unroute("**/take")
+    return out
 
 
 @pytest.mark.usefixtures("intercepted")
 def test_taps_queued_behind_a_slow_one_pass_over_a_card_gone_and_play_on(table):
-    start_deal(table, CHAIN_DECK)
-    held = held_takes(table)
-    table.locator("#c18").click()
-    out = first_held(table, held)
-    table.unroute("**/take")
+    out = first_take_held(table)
 
     for place in ("#c18", "#c19", "#stock"):  # tapped twice while nothing seemed to happen
         table.locator(place).click()
@@ -603,10 +604,7 @@ def test_taps_queued_behind_a_slow_one_pass_over_a_card_gone_and_play_on(table):
 @pytest.mark.usefixtures("intercepted")
 def test_taps_queued_behind_one_that_gets_no_answer_are_not_made(page):
     page.goto("/")  # not the table fixture: the lost take is logged as an error
-    start_deal(page, CHAIN_DECK)
-    held = held_takes(page)
-    page.locator("#c18").click()
-    lost = first_held(page, held)
+    lost = first_take_held(page)
 
     page.locator("#stock").click()  # meant for the table the lost take would have left
     lost.abort("internetdisconnected")
@@ -619,10 +617,7 @@ def test_taps_queued_behind_one_that_gets_no_answer_are_not_made(page):
 
 @pytest.mark.usefixtures("intercepted")
 def test_a_deal_asked_for_while_a_tap_is_out_is_dealt_once_it_is_answered(table):
-    start_deal(table, CHAIN_DECK)
-    held = held_takes(table)
-    table.locator("#c18").click()
-    out = first_held(table, held)
+    out = first_take_held(table)
 
     table.locator("#deal").fill("77")
     table.locator("#deal").press("Enter")
