@@ -86,8 +86,10 @@ def waste_card(card: int | None, moved: str, wild: bool = False) -> SafeString:
 
 
 @cache
-def stock_button(count: int, hinted: bool) -> SafeString:
-    return _piece("stock", stock=count, hint_draw=hinted)
+def stock_button(count: int, hinted: bool, finished: bool) -> SafeString:
+    """The stock, in the Tab order only while a draw can be made: as with the cards, keys pass
+    over what can no longer be played (after a win, the stock may be left under the panel)."""
+    return _piece("stock", stock=count, hint_draw=hinted, drawable=count and not finished)
 
 
 def _piece(name: str, **context) -> SafeString:
@@ -142,7 +144,7 @@ def context(outcome: Outcome, **extra) -> dict:
         "left": outcome.left,
         "left_score": outcome.left_score,
         "stock": table.stock_count,
-        "stock_button": stock_button(table.stock_count, hinted == DRAW),
+        "stock_button": stock_button(table.stock_count, hinted == DRAW, finished),
         "standing": TABLEAU_SIZE - table.cleared,
         "cleared": table.cleared,
         "run": table.run,

@@ -341,6 +341,23 @@ def test_a_hint_leaves_focus_where_the_player_moved_it_meanwhile(table):
     expect(table.locator("#stock")).to_be_focused()
 
 
+def test_after_a_win_tab_passes_over_the_stock_left_under_the_panel(table):
+    table.set_viewport_size({"width": 360, "height": 640})
+    start_deal(table, CHAIN_DECK)
+    for pos in CHAIN_ORDER:
+        take(table, pos)
+    expect(table.locator("#panel h2")).to_be_focused()
+
+    reached = set()
+    for key in ["Tab"] * 40 + ["Shift+Tab"] * 40:
+        table.keyboard.press(key)
+        reached.add(table.evaluate("document.activeElement.id"))
+    assert "deal-id" in reached  # the walk went through the panel
+    assert "stock" not in reached
+    # Its 23 cards are still told.
+    expect(table.locator("#stock")).to_have_attribute("aria-label", "stock, 23 cards")
+
+
 def test_the_stock_empties_greys_out_and_the_dead_end_panel_appears(table):
     start_deal(table, DEAD_END_DECK)
     stock = table.locator("#stock")
