@@ -283,30 +283,36 @@ def leave(
     rules: str | None = None,
     scoring: str | None = None,
     practice: bool = False,
+    set_aside: bool = False,
 ) -> Outcome:
     """Start a new game (of `deal`, or this game's deal again when None, with the moves `played`
-    already made; `practice`: see Game.practice), leaving this one; under this game's rules and
-    scoring unless others are given.
+    already made; `practice`: see Game.practice), leaving this one (with `set_aside`, putting it
+    by unfinished instead once its player has moved, as taking up another game does); under this
+    game's rules and scoring unless others are given.
     The left game's write is conditional like a move's, so two requests to leave one table start
     one new game between them: the second finds the table gone and is stale."""
     while True:
         row = _load(owner, game_id)
         if _stale(row, version):
             return as_it_stands(owner, row)
-        left_score = None
-        if row.status == Status.PLAYING:
+        left_score, entries = None, []
+        if row.status == Status.PLAYING and set_aside and row.move_count:
+            _pause_clock(row)
+            entries.append((Kind.PAUSE, None))
+        elif row.status == Status.PLAYING:
             _stop_clock(row)
             row.status = row.left_status()
             row.finished_at = timezone.now()
             if row.scoring != Game.Scoring.NONE:
                 left_score = row.score
+        left = None if row.status == Status.PLAYING else row.pk  # none when set aside
         with transaction.atomic():
-            if rows.write_game(row, current=True):
+            if rows.write_game(row, entries, current=True):
                 fresh = _start(
                     owner,
                     deal or row.deal,
                     kind,
-                    left=row.pk,
+                    left=left,
                     played=played,
                     rules=rules or row.rules,
                     scoring=scoring or _scoring_handed_on(owner, row),
@@ -315,7 +321,7 @@ def leave(
                 news = f"Deal {fresh.identifier} dealt."
                 table = table_of(fresh)
                 # An untouched deal left has nothing to look back at.
-                looked_back = None if row.status == Status.SKIPPED else row.pk
+                looked_back = None if row.status == Status.SKIPPED else left
                 return Outcome(fresh, table, news=news, left=looked_back, left_score=left_score)
 
 
@@ -381,7 +387,7 @@ def replay_table(owner: Owner, game_id: int, version: int | None) -> Outcome:
 def replay_deal(
     owner: Owner, game_id: int, table: int | None = None, version: int | None = None
 ) -> Outcome:
-    """Play the deal of any of the player's games again; the table is left as by New deal."""
+    """Play the deal of any of the player's games again (My games' Replay)."""
     source = _load(owner, game_id)
     return _play_again(owner, source, table, version, scoring=source.scoring)
 
@@ -389,11 +395,15 @@ def replay_deal(
 def _play_again(
     owner: Owner, source: Game, table: int | None, version: int | None, **options
 ) -> Outcome:
-    """A game's deal again under its rules (with leave's `options`), leaving the table: the game
-    `table` at `version` as the page asking showed it, if it says (the same request sent twice is
-    then stale, and leaves nothing the first one dealt), else the table as it stands."""
+    """A game's deal again under its rules (with leave's `options`), asked from a page other than
+    the table (My games, an analysis). The table is set aside, as when My games' Continue takes up
+    another game: one being played stays unfinished, to be taken up again later (one untouched is
+    left: My games need not list deals never played). The table is the game `table` at `version`
+    as the page asking showed it, if it says (the same request sent twice is then stale, and sets
+    aside nothing the first one dealt), else the table as it stands."""
     table = current_game(owner).pk if table is None else table
-    return leave(owner, table, version, source.deal, Kind.REPLAY, rules=source.rules, **options)
+    deal, rules = source.deal, source.rules
+    return leave(owner, table, version, deal, Kind.REPLAY, rules=rules, set_aside=True, **options)
 
 
 def analysis_of(owner: Owner, game_id: int) -> Analysis:
@@ -462,9 +472,10 @@ def analysis_of_game(row: Game) -> Analysis:
 def try_again_from(
     owner: Owner, game_id: int, count: int, table: int | None = None, version: int | None = None
 ) -> Outcome:
-    """Play a finished game's deal again from its first `count` moves, leaving the table (the game
-    `table` at `version`, if the request says: see _play_again). Its player has seen every card in
-    the analysis: it is practice, unscored and in no record, lest a score or a win be bought."""
+    """Play a finished game's deal again from its first `count` moves, setting the table aside
+    (the game `table` at `version`, if the request says: see _play_again). Its player has seen
+    every card in the analysis: it is practice, unscored and in no record, lest a score or a win
+    be bought."""
     source = _load(owner, game_id)
     if source.status == Status.PLAYING:
         raise StillPlaying

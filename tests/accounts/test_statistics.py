@@ -121,7 +121,7 @@ def test_my_games_pages_a_long_history(alice):
     assert second.text.count("<tr data-game=") == 5
 
 
-def test_replay_from_my_games_deals_that_deal_again_and_leaves_the_table(alice):
+def test_replay_from_my_games_deals_that_deal_again_and_sets_the_table_aside(alice):
     old = game_of(alice, D, finished=1, deal=42)
     client = Client()
     client.force_login(alice)
@@ -136,8 +136,15 @@ def test_replay_from_my_games_deals_that_deal_again_and_leaves_the_table(alice):
     fresh = account_game(alice)
     assert fresh.deal.number == 42 and fresh.moves == [] and fresh.pk not in (old.pk, table.pk)
     assert f'data-table="{fresh.pk}:0"' in client.get("/").text
+    # As with Continue, the deal in play is put by unfinished, its clock stopped, and no longer
+    # counted as left; My games offers to take it up again.
     table.refresh_from_db()
-    assert table.status == Status.LEFT and table.finished_at is not None
+    assert table.status == Status.PLAYING and table.finished_at is None
+    assert table.running_since is None and table.moves == ["draw"]
+    games = client.get("/accounts/games/").content
+    element(games, "form", action=f"/accounts/games/{table.pk}/continue")  # there, once
+    client.post(f"/accounts/games/{table.pk}/continue")
+    assert account_game(alice) == table
 
 
 def test_replay_from_my_games_plays_that_games_rules_and_scoring(alice):

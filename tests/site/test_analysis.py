@@ -160,6 +160,25 @@ def test_try_again_from_the_last_winnable_move(player, lost):
     assert Table.replay(DECK, table.moves).moves == table.moves
 
 
+@pytest.mark.parametrize("touched", [True, False])
+def test_try_again_sets_aside_a_deal_in_play_and_leaves_one_untouched(player, lost, touched):
+    player.client.get(f"/game/{lost.pk}/analysis")
+    player.start(CHAIN_DECK)
+    if touched:
+        player.post("draw")
+    table = player.game
+
+    player.post("again", {"moves": 1}, game=lost, htmx=False)
+
+    assert player.game.deal == lost.deal
+    table.refresh_from_db()
+    assert table.running_since is None
+    if touched:  # to be taken up again, and counted as nothing meanwhile
+        assert table.status == Game.Status.PLAYING and table.moves == ["draw"]
+    else:
+        assert table.status == Game.Status.SKIPPED
+
+
 def test_a_won_game_says_it_was_won(player):
     game = play_line(player, CHAIN_DECK, CHAIN_ORDER)
 
