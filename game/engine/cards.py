@@ -24,7 +24,8 @@ def card_code(card: int) -> str:
 
 def card_from_code(code: str) -> int:
     """Parse a two-character code in either case; ValueError if it is not a card."""
-    if len(code) != 2:
+    # ASCII only: upper() would read some other letters as these ("ſ" as S).
+    if len(code) != 2 or not code.isascii():
         raise ValueError(f"{code!r} is not a card")
     r = RANK_CHARS.find(code[0].upper())
     s = SUIT_CHARS.find(code[1].upper())

@@ -28,6 +28,11 @@ def test_parse_accepts_either_case_and_white_space():
         ("", "wrong length: a deck code has 104 characters (52 cards), got 0"),
         (NEW_DECK[:20] + "1C" + NEW_DECK[22:], "bad card '1C' at position 10"),
         (NEW_DECK[:20] + "X!" + NEW_DECK[22:], "bad card 'X!' at position 10"),
+        # A letter that upper() turns into a suit's (the long s) is still not a card.
+        (
+            NEW_DECK[:79] + "\N{LATIN SMALL LETTER LONG S}" + NEW_DECK[80:],
+            "bad card 'Aſ' at position 39",
+        ),
         ("AC" * 52, "duplicate card AC at position 1 (already at position 0)"),
     ],
 )

@@ -70,6 +70,7 @@ def test_hint_reads_the_wild_card_in_the_moves():
         (("--deck", DEAL_1, "--rules", "open+open"), "'open'"),
         (("--deck", DEAL_1, "--nodes", "many"), "--nodes"),
         (("--deck", DEAL_1, "--moves", "[" * 30_000 + "]" * 30_000), "nested"),
+        (("--deck", DEAL_1, "--moves", f"[{'9' * 5000}]"), "--moves"),
         (("--deck", CHAIN, "--moves", json.dumps([*CHAIN_ORDER, "draw"])), "--moves[28]"),
         (("--deck", CHAIN, "--moves", json.dumps([*CHAIN_ORDER, "undo"])), "already won"),
         ((), "--deck"),

@@ -55,6 +55,8 @@ def _parse_moves(text: str) -> list:
         raise bad_input(f"--moves is not valid JSON: {error}") from None
     except RecursionError:
         raise bad_input("--moves is nested too deeply: it is a flat list of moves") from None
+    except ValueError:  # a number of more digits than Python converts
+        raise bad_input("--moves holds a number far too long to be a position") from None
     if not isinstance(moves, list):
         raise bad_input("--moves must be a JSON list")
     for index, move in enumerate(moves):
