@@ -74,11 +74,11 @@ def _seen_whole_since(games) -> dict[int, datetime]:
 
 
 def _practice_since(seen: dict[int, datetime], games) -> None:
-    """The games of those deals not over by the moment they were seen whole are practice: unscored
-    and in no record. One over before was played as it was, unknowing."""
+    """The games of those deals not over by the moment they were seen whole are practice (see
+    play.make_practice). One over before was played as it was, unknowing."""
     for deal in seen.keys() & set(games.values_list("deal", flat=True)):
         not_over = Q(finished_at__isnull=True) | Q(finished_at__gt=seen[deal])
-        play.make_practice(games.filter(not_over, deal=deal))
+        play.make_practice(games.filter(not_over, deal=deal), seen[deal])
 
 
 def _one_record_a_day(here, account) -> None:

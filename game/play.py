@@ -426,21 +426,52 @@ def analysis_of(owner: Owner, game_id: int) -> Analysis:
 
 def _known_from_now_on(owner: Owner, seen: Game) -> None:
     """The player's other games of a deal they have seen whole: one still in play is practice from
-    now on (unscored, in no record), and a left one (a daily record /daily would take up) stays as
-    it ended. Each write bumps the revision, so a move read before it is worked out again after."""
+    now on (see make_practice), and a left one (a daily record /daily would take up) stays as it
+    ended. Each write bumps the revision, so a move read before it is worked out again after."""
     others = owner.games().filter(deal=seen.deal).exclude(pk=seen.pk)
-    make_practice(others.filter(status=Status.PLAYING))
+    make_practice(others.filter(status=Status.PLAYING), timezone.now())
     others.filter(status=Status.LEFT, revealed=False).update(
         revealed=True, revealed_at=timezone.now(), revision=F("revision") + 1
     )
 
 
-def make_practice(games) -> None:
-    """These games are practice from now on: unscored and in no record. Written like any other
-    write of a game, its revision bumped."""
-    games.filter(practice=False).update(
+def make_practice(games, seen_at: datetime) -> None:
+    """These games, not over when their player saw their deal whole (`seen_at`), are practice:
+    in no record. One begun since is what it would have been dealt as on one device, unscored
+    practice from the start; one unscored goes on as practice. A scored hand begun before keeps
+    in its bank the points it had made by then and makes no more, so that looking cannot wipe out
+    a hand going badly (a score bought back): one still in play ends there, left, since scored
+    play cannot go on with every card known. Written like any other write of a game, its
+    revision bumped."""
+    games = games.filter(practice=False)
+    unscored = Q(scoring=Game.Scoring.NONE) | Q(started_at__gt=seen_at)
+    games.filter(unscored).update(
         practice=True, scoring=Game.Scoring.NONE, score=0, revision=F("revision") + 1
     )
+    for game_id in games.values_list("pk", flat=True):
+        _end_scored_hand(game_id, seen_at)
+
+
+def _end_scored_hand(game_id: int, seen_at: datetime) -> None:
+    """A scored hand made practice: its score what it stood at `seen_at`, by its log (scored play
+    has no undo, so every move logged is in play)."""
+    while True:
+        row = Game.objects.select_related("deal").get(pk=game_id)
+        if row.practice:
+            return
+        logged = row.actions.filter(kind__in=(Kind.TAKE, Kind.DRAW, Kind.WILD), at__lte=seen_at)
+        moves = [
+            pos if kind == Kind.TAKE else kind for kind, pos in logged.values_list("kind", "pos")
+        ]
+        row.score = hand_score(row.deal.cards, moves, row.scoring, rules_named(row.rules))
+        row.practice = True
+        if row.status == Status.PLAYING:
+            _stop_clock(row)
+            row.status = row.left_status()
+            row.finished_at = timezone.now()
+            row.revealed, row.revealed_at = True, seen_at
+        if rows.write_game(row):
+            return
 
 
 def analysis_of_game(row: Game) -> Analysis:

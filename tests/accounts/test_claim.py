@@ -282,6 +282,7 @@ def test_a_deal_played_here_after_the_account_saw_it_whole_is_practice(client, a
 
     log_in(client, "alice")
 
+    # Begun after the line was read, it is what one device would have dealt: unscored practice.
     here.refresh_from_db()
     assert here.owner == alice and here.practice
     assert (here.scoring, here.score) == (Game.Scoring.NONE, 0)
@@ -319,6 +320,27 @@ def test_a_deal_still_in_play_here_when_the_account_saw_it_whole_is_practice(cli
     here.refresh_from_db()
     assert here.status == Game.Status.WON and here.practice
     assert here not in counted(alice)
+
+
+def test_a_scored_hand_here_keeps_only_the_points_it_made_before_the_account_saw_it_whole(
+    client, alice
+):
+    here = play_anonymously(client, takes=())
+    act(client, here, "deal", deal=CHAIN, scoring="classic")
+    here = anonymous_game(client)
+    act(client, here, "take", pos=CHAIN_ORDER[0])  # +1, unknowing
+    desktop = Client()
+    log_in(desktop, "alice")
+    desktop.get("/")
+    win_and_read_the_analysis(desktop, start(desktop, account_game(alice), CHAIN))
+    for pos in CHAIN_ORDER[1:]:  # the rest, with the line known
+        act(client, here, "take", pos=pos)
+
+    log_in(client, "alice")
+
+    here.refresh_from_db()
+    assert here.status == Game.Status.WON and here.practice and here not in counted(alice)
+    assert (here.scoring, here.score) == ("classic", 1)
 
 
 def test_a_deal_over_here_before_the_account_saw_it_whole_is_played_for_real(client, alice):

@@ -329,20 +329,41 @@ def test_a_deal_whose_analysis_was_seen_is_practice_however_it_is_dealt_again(pl
 
 def test_seeing_a_deals_analysis_makes_its_game_still_in_play_practice(player):
     code = format_deck(CHAIN_DECK)
-    player.post("deal", {"deal": code, "scoring": "pysol"})
+    player.post("deal", {"deal": code})
     player.take(CHAIN_ORDER[0])
     left = player.game
-    player.post("deal", {"deal": code, "scoring": "pysol"})  # the same deal again, first
+    player.post("deal", {"deal": code})  # the same deal again, first
     in_play = player.game
-    assert not in_play.practice and in_play.scoring == "pysol"
+    assert not in_play.practice
 
     player.client.get(f"/game/{left.pk}/analysis")
     for pos in CHAIN_ORDER:
         player.take(pos)
 
     won = Game.objects.get(pk=in_play.pk)
-    assert won.status == Game.Status.WON
-    assert won.practice and (won.scoring, won.score) == ("none", 0)
+    assert won.status == Game.Status.WON and won.practice
+
+
+def test_seeing_a_deals_analysis_ends_its_scored_hand_in_play_keeping_its_points(player):
+    code = format_deck(CHAIN_DECK)
+    player.post("deal", {"deal": code, "scoring": "classic"})
+    player.take(CHAIN_ORDER[0])  # +1
+    left = player.game
+    player.post("deal", {"deal": code, "scoring": "classic"})
+    player.post("draw")
+    player.post("draw")  # −10
+    in_play = player.game
+    assert play.bank_of(in_play) == -9
+
+    player.client.get(f"/game/{left.pk}/analysis")
+
+    # Its −10 stays in the bank: looking cannot wipe out a hand going badly. It is in no record,
+    # and, every card known, plays no more.
+    ended = Game.objects.get(pk=in_play.pk)
+    assert ended.practice and ended.status == Game.Status.LEFT and ended.revealed
+    assert (ended.scoring, ended.score) == ("classic", -10) and play.bank_of(ended) == -9
+    player.take(CHAIN_ORDER[0])
+    assert Game.objects.get(pk=in_play.pk).moves == ["draw", "draw"]
 
 
 def test_after_practice_a_new_deal_is_scored_as_the_player_last_played_for_real(player, lost):
