@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from django.utils.text import capfirst
 
 from game.engine.rules import ALL_RULES, FLAGS, Rules
-from game.engine.scoring import MAXIMUM
+from game.engine.scoring import HEAD_START_MORE, MAXIMUM
 from game.models import Game
 
 FLAG_WORDS = {
@@ -30,7 +30,8 @@ SCORING_WORDS = {
     Game.Scoring.PYSOL: (
         "a hand starts at \N{MINUS SIGN}52; each card of a run scores 1, doubling every four "
         "cards and for each empty peak; summits add 10, 20 and 40; a cleared table adds 10 for "
-        f"each card left in the stock. At most {MAXIMUM['pysol']} a hand"
+        f"each card left in the stock. At most {MAXIMUM['pysol']} a hand "
+        f"({MAXIMUM['pysol'] + HEAD_START_MORE} with a head start, whose stock holds a card more)"
     ),
     Game.Scoring.CLASSIC: (
         "each card turned from the stock costs 5; the n-th card of a run scores n; the summits "

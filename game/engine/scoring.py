@@ -4,7 +4,7 @@ Two systems (SPEC.md, "Scoring"):
 - `pysol`, PySolFC's "Three Peaks (Scored)": a hand starts at -52; the n-th card of the current
   run scores 2^((n-1) // 4), doubled for each peak already empty after this take; taking a summit
   adds 5 doubled as often (10, 20, 40); clearing the table adds 10 for each card left in the stock.
-  At most 2336 a hand.
+  At most 2336 a hand, 2346 with a head start (its stock holds a card more).
 - `classic`, Robert Hogue's original money scoring: each card turned from the stock costs 5 (the
   one turned at the deal is free); the n-th card of the current run scores n; the first and the
   second summit add 15 each, the third 30. At most 466 a hand.
@@ -28,7 +28,8 @@ START = {PYSOL: -52, CLASSIC: 0}
 """What a hand is worth as it is dealt."""
 MAXIMUM = {PYSOL: 2336, CLASSIC: 466}
 """The most a hand can score: every card in one run, the peaks emptied as early as they can be,
-and (pysol) the whole stock left."""
+and (pysol) the whole stock left. A head start's stock holds one card more: in pysol, a hand can
+then make HEAD_START_MORE more."""
 
 SUMMITS = (0, 1, 2)
 DRAW_COST = 5
@@ -38,6 +39,7 @@ CLASSIC_SUMMIT_BONUS = (15, 15, 30)
 PYSOL_SUMMIT_BONUS = 5
 PYSOL_STOCK_BONUS = 10
 """pysol: for each card left in the stock when the table is cleared."""
+HEAD_START_MORE = PYSOL_STOCK_BONUS
 
 PEAKS_WORDS = {1: "an empty peak", 2: "two empty peaks", 3: "three empty peaks"}
 ORDINALS = ("first", "second", "third")

@@ -11,6 +11,7 @@ from game.engine.deck import deck_for_number, parse_deck
 from game.engine.rules import Rules
 from game.engine.scoring import (
     CLASSIC,
+    HEAD_START_MORE,
     MAXIMUM,
     PYSOL,
     START,
@@ -42,6 +43,14 @@ def test_a_perfect_pysol_hand_scores_its_maximum():
     assert Table.replay(PERFECT_DECK, PEAK_BY_PEAK).won
 
     assert hand_score(PERFECT_DECK, PEAK_BY_PEAK, PYSOL) == MAXIMUM[PYSOL] == 2336
+
+
+def test_a_perfect_pysol_hand_with_a_head_start_keeps_one_stock_card_more():
+    head_start = Rules(first_waste=False)
+    assert Table.replay(PERFECT_DECK, PEAK_BY_PEAK, head_start).stock_count == 24
+
+    most = MAXIMUM[PYSOL] + HEAD_START_MORE
+    assert hand_score(PERFECT_DECK, PEAK_BY_PEAK, PYSOL, head_start) == most == 2346
 
 
 def test_a_perfect_classic_hand_scores_its_maximum():

@@ -32,7 +32,11 @@ class Command(EngineCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--deals", type=int, help="play deal numbers 1..N (else read stdin)")
-        parser.add_argument("--scoring", default=None, help="score each hand: pysol or classic")
+        parser.add_argument(
+            "--scoring",
+            default=None,
+            help="score each hand: pysol or classic (none, the default: no scores)",
+        )
         self.add_rules_argument(parser)
         self.add_budget_arguments(parser)
 
