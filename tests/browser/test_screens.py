@@ -135,11 +135,21 @@ def test_a_proven_loss_puts_its_exits_before_the_controls_as_the_tab_order_does(
     screenshot(table, f"screens-verdict-{width}x{height}")
 
 
-def test_the_empty_stock_and_its_note_fit(screen, table):
+def test_the_empty_stock_and_its_note_fit_and_move_no_card(screen, table):
     start_deal(table, KNOWN_LOSS_DECK)
-    draw_the_whole_stock(table)
+    stock = table.locator("#stock")
+    for left in range(22, 0, -1):
+        stock.click()
+        expect(stock).to_have_attribute("data-stock", str(left))
+    settle(table)
+    still = ["#stock", "[data-waste]", "#c18", "#c27", *controls()]
+    places = [table.locator(part).bounding_box() for part in still]
+
+    stock.click()  # the last card: the stock greys out and its note comes
+    expect(stock).to_have_attribute("data-stock", "0")
     settle(table)
     expect(table.locator("#pile .note")).to_be_visible()
+    assert [table.locator(part).bounding_box() for part in still] == places
     expect(table.locator("#panel")).to_be_hidden()
 
     pile = ["#stock", "[data-waste]", "#pile .note"]
@@ -326,6 +336,20 @@ def test_what_a_tap_says_moves_no_control(table, width, height):
         settle(table)
         assert undo.bounding_box() == place, said
     screenshot(table, f"screens-refused-{width}x{height}")
+
+
+@pytest.mark.parametrize("width, height", [(360, 640), (640, 360), (1280, 800)])
+def test_laying_the_wild_card_moves_no_card(table, width, height):
+    table.set_viewport_size({"width": width, "height": height})
+    start_deal(table, None, rules="wild")
+    settle(table)
+    still = ["#stock", "[data-waste]", "#c18", "#c27"]
+    places = [table.locator(part).bounding_box() for part in still]
+
+    table.locator("[data-action=wild]").click()
+    expect(table.locator("[data-waste=wild]")).to_be_visible()
+    settle(table)
+    assert [table.locator(part).bounding_box() for part in still] == places
 
 
 @pytest.mark.parametrize("width, height", [(320, 568), (360, 640)])
