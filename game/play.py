@@ -34,7 +34,7 @@ from game.engine.cards import card_label
 from game.engine.daily import candidates as daily_candidates
 from game.engine.deck import MAX_DEAL_NUMBER, DeckError
 from game.engine.geometry import COVERS
-from game.engine.hint import Hint, recommend
+from game.engine.hint import Hint, hint_for_table, recommend
 from game.engine.knowledge import view_of
 from game.engine.rules import Rules
 from game.engine.scoring import START as SCORE_AT_DEAL
@@ -238,6 +238,8 @@ def hint(owner: Owner, game_id: int, version: int | None) -> Outcome:
     table = table_of(row)
     if row.revealed:  # no move is left to suggest
         return Outcome(row, table, message=REVEALED)
+    if row.status != Status.PLAYING:  # said as a refusal is, in the message row: nothing to mark
+        return Outcome(row, table, message=hint_for_table(table).reason)
     asked_at = row.version
     found = last_hint(row) or _search_once(row, view_of(table))
     detail = {"move": found.move, "verdict": found.verdict, "reason": found.reason}

@@ -116,6 +116,30 @@ def test_the_dead_end_panel_fits_and_leaves_the_controls_free(screen, table):
     screenshot(table, f"screens-dead-end-{screen}")
 
 
+def test_a_hint_on_a_dead_end_folded_away_is_said_clear_of_the_way_back(screen, table):
+    start_deal(table, DEAD_END_DECK)
+    draw_the_whole_stock(table)
+    table.locator("#panel .actions [data-look]").click()
+    way_back = table.locator("#panel .show")
+    expect(way_back).to_be_visible()
+
+    table.locator("#controls [data-action=hint]").click()
+
+    said = table.locator("[data-message]")
+    expect(said).to_have_text("No card fits and the stock is empty: there is no legal move.")
+    settle(table)
+    words, button = said.bounding_box(), way_back.bounding_box()
+    apart_across = (
+        words["x"] + words["width"] <= button["x"] or button["x"] + button["width"] <= words["x"]
+    )
+    apart_down = (
+        words["y"] + words["height"] <= button["y"] or button["y"] + button["height"] <= words["y"]
+    )
+    assert apart_across or apart_down
+    assert unreachable(table, ["#panel .show", *controls()]) == []
+    screenshot(table, f"screens-dead-end-hint-{screen}")
+
+
 @pytest.mark.parametrize("width, height", [(360, 640), (390, 844)])
 def test_a_proven_loss_puts_its_exits_before_the_controls_as_the_tab_order_does(
     table, width, height

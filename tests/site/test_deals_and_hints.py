@@ -15,7 +15,7 @@ from django.utils import timezone
 from game import play, views
 from game.engine.deck import deck_for_number, format_deck
 from game.models import Action, Game
-from tests.engine.support import CHAIN_DECK
+from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 from tests.site.conftest import Player
 from tests.site.decks import DEAD_END_DECK, KNOWN_LOSS_DECK, KNOWN_LOSS_ORDER
 from tests.site.markup import actions, card, element, elements, message, text
@@ -156,6 +156,30 @@ def test_a_hint_to_draw_marks_the_stock(player):
     stock = element(html, "button", data_stock=True)
     assert hinted(html) == [stock]
     assert (stock["data-stock"], stock["aria-label"]) == ("23", "stock, 23 cards")
+
+
+@pytest.mark.parametrize("ending", ["won", "dead end"])
+def test_a_hint_on_a_finished_deal_says_why_in_the_message_row_and_is_no_hint(player, ending):
+    if ending == "won":
+        player.start(CHAIN_DECK)
+        for pos in CHAIN_ORDER:
+            player.take(pos)
+    else:
+        player.start(DEAD_END_DECK)
+        for _ in range(23):
+            player.post("draw")
+    finished = player.game
+    assert finished.status != Game.Status.PLAYING
+
+    html = player.post("hint").content
+
+    said = {"won": "The table is clear: the deal is won.",
+            "dead end": "No card fits and the stock is empty: there is no legal move."}  # fmt: skip
+    assert message(html) == said[ending]
+    assert not hinted(html) and not text(element(html, id="hint-slot"))
+    game = player.game
+    assert game.hint_count == 0 and game.actions.filter(kind="hint").count() == 0
+    assert game.version == finished.version
 
 
 def test_a_plain_hint_shows_on_the_page_until_the_next_move(player):
