@@ -142,6 +142,7 @@ def context(outcome: Outcome, **extra) -> dict:
         "bank": bank_of(row) if scored else None,
         "daily_results": _daily_results(row.daily) if row.daily and panel else None,
         "left": outcome.left,
+        "left_daily": outcome.left_daily,
         "left_score": outcome.left_score,
         "stock": table.stock_count,
         "stock_button": stock_button(table.stock_count, hinted == DRAW, finished),

@@ -105,6 +105,9 @@ class Outcome:
     left untouched)."""
     left_score: int | None = None
     """The final score of a scored hand just left in play, which stays in the bank."""
+    left_daily: bool = False
+    """The game just left is today's daily deal, which /daily takes up again until its analysis
+    is seen."""
 
 
 class Stale(Exception):
@@ -324,7 +327,15 @@ def leave(
                 table = table_of(fresh)
                 # An untouched deal left has nothing to look back at.
                 looked_back = None if row.status == Status.SKIPPED else left
-                return Outcome(fresh, table, news=news, left=looked_back, left_score=left_score)
+                daily = row.status == Status.LEFT and row.daily == today()
+                return Outcome(
+                    fresh,
+                    table,
+                    news=news,
+                    left=looked_back,
+                    left_score=left_score,
+                    left_daily=daily,
+                )
 
 
 def _scoring_handed_on(owner: Owner, row: Game) -> str:

@@ -22,7 +22,17 @@ from game.owners import Owner
 
 FLASH = "flash"
 """Session key: what a plain post did, shown once by the page it redirects to."""
-FLASHED = ("message", "note", "news", "moved", "run_reset", "scored", "left", "left_score")
+FLASHED = (
+    "message",
+    "note",
+    "news",
+    "moved",
+    "run_reset",
+    "scored",
+    "left",
+    "left_score",
+    "left_daily",
+)
 TOO_MANY_HINTS = "Hints are coming faster than they can be thought out: wait a moment."
 TIPPED = "tipped"
 """Session key: the first-run tip has been shown."""

@@ -219,6 +219,26 @@ def test_a_daily_deal_left_and_seen_in_its_analysis_stays_left(player, chain_dai
     assert record.status == Game.Status.LEFT and record.cleared == 1 and record.hint_count == 0
 
 
+def test_leaving_the_daily_deal_offers_it_again_before_its_analysis_which_ends_it(
+    player, chain_daily
+):
+    player.client.get("/daily")
+    player.take(CHAIN_ORDER[0])
+
+    left = element(player.post("new").content, "p", **{"class": "left"})
+
+    record = Game.objects.get(daily=TODAY)
+    links = {link["href"] for link in elements(left, "a")}
+    assert links == {"/daily", f"/game/{record.pk}/analysis"}
+    assert "stays as it ended" in text(left)
+    # Another deal left says nothing of the daily deal.
+    ordinary = player.game
+    player.post("draw")
+    other = element(player.post("new").content, "p", **{"class": "left"})
+    assert [link["href"] for link in elements(other, "a")] == [f"/game/{ordinary.pk}/analysis"]
+    assert "daily" not in text(other)
+
+
 def test_a_daily_deal_finished_after_its_day_names_its_day(player, chain_daily):
     player.client.get("/daily")
     player.take(CHAIN_ORDER[0])
