@@ -273,7 +273,11 @@ def test_the_longest_name_leaves_the_account_links_on_a_phone(new_device):
         who = page.locator("nav.account .who")
         expect(who).to_have_attribute("title", name)
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        for link in (page.get_by_role("link", name="My games"), page.locator("[data-logout]")):
+        account = page.locator("nav.account")
+        daily, games = (
+            account.get_by_role("link", name=name) for name in ("Daily deal", "My games")
+        )
+        for link in (daily, games, page.locator("[data-logout]")):
             box = link.bounding_box()
             assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (url, box)
 
