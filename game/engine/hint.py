@@ -39,7 +39,7 @@ from .policy import (
     to_come_in_view,
 )
 from .rules import STANDARD
-from .solver import solve
+from .solver import most_cleared, solve
 from .state import ALL_REMOVED, DRAW, WILD, Move, Table
 
 UNSOLVABLE = "unsolvable"
@@ -100,14 +100,37 @@ def recommend(
             return Hint(move, None, f"{_describe(view, move)}: it leads to clearing the table.")
         nodes = max(0, nodes - solution.nodes)
         if solution.result == "loss":
-            move = _best_by_rollouts(view, seed, nodes, deadline).move
-            return Hint(
-                move,
-                UNSOLVABLE,
-                "Every card is known and this deal cannot be finished from here. "
-                f"{_describe(view, move)}: it clears the most cards.",
-            )
+            return _unsolvable(view, seed, nodes, deadline)
     return _best_by_rollouts(view, seed, nodes, deadline)
+
+
+def _unsolvable(view: PlayerView, seed: int, nodes: int, deadline: float | None) -> Hint:
+    """The verdict for a lost deal whose every card is known, with the first move of a line that
+    takes as many cards as any can (or, past the budget, the rollouts' best)."""
+    left_ms = None if deadline is None else max(0.0, (deadline - time.perf_counter()) * 1000)
+    line = most_cleared(
+        known_deck(view),
+        view.rules,
+        removed=view.removed,
+        stock_next=DECK_SIZE - view.stock_count,
+        waste_card=view.waste_top,
+        wild_held=view.wild_held,
+        max_nodes=nodes,
+        budget_ms=left_ms,
+    )
+    if line:
+        move, why = line[0], "it leads to clearing the most cards"
+    elif line is None:
+        move, why = _best_by_rollouts(view, seed, nodes, deadline).move, "the best line found"
+    else:  # no card can be taken again, whatever is drawn
+        move = DRAW if view.stock_count else WILD
+        why = "no card on the peaks can be taken again"
+    return Hint(
+        move,
+        UNSOLVABLE,
+        "Every card is known and this deal cannot be finished from here. "
+        f"{_describe(view, move)}: {why}.",
+    )
 
 
 @dataclass(frozen=True)
@@ -265,33 +288,29 @@ def _why(view: PlayerView, move: Move) -> str:
         return _why_draw(view)
     if view.removed | 1 << move == ALL_REMOVED:
         return "it clears the table"
-    opened, followers = _opened_by(view, move), _followers(view, move)
-    if view.rules.open_peaks and opened == followers and len(opened) == 1:
-        # The card it frees is the one that can follow it: one clause, the card named once.
-        opens_and_follows = [
-            f"it frees the {card_label(view.tableau[opened[0]])}, which can follow it"
-        ]
-    else:
-        opens_and_follows = [_what_it_opens(view, move), _what_follows(view, move)]
     parts = [
-        *opens_and_follows,
+        *_what_it_opens_and_what_follows(view, move),
         # Few cards to fit onto is a reason only when no card of its rank is kept back.
         _what_it_keeps(view, move) or _how_few_lead_back(view, move),
     ]
     # The first two that apply: a reason short enough to read at a glance.
     said = ", and ".join([part for part in parts if part][:2])
-    return said or "it is one card fewer to clear, and the stock is kept for later"
+    if said:
+        return said
+    if view.stock_count:
+        return "it clears a card and keeps the stock for later"
+    return "it clears one more card"
 
 
 def _why_draw(view: PlayerView) -> str:
     takes = view.legal_takes()
     if not takes:
         return "nothing here fits the waste card"
-    if not any(_what_it_opens(view, pos) or _what_follows(view, pos) for pos in takes):
+    if not any(_opened_by(view, pos) or _followers(view, pos) for pos in takes):
         return "no card here opens anything or leads to another yet"
     if len(takes) == 1:
         return f"the {card_label(view.tableau[takes[0]])} is worth more kept for a later run"
-    return "the cards that fit now are worth more kept for a later run"
+    return "the cards that fit are worth more kept for a later run"
 
 
 def _opened_by(view: PlayerView, pos: int) -> list[int]:
@@ -300,19 +319,31 @@ def _opened_by(view: PlayerView, pos: int) -> list[int]:
     return [upper for upper in COVERS[pos] if exposed >> upper & 1]
 
 
-def _what_it_opens(view: PlayerView, pos: int) -> str:
-    opened = _opened_by(view, pos)
-    if not opened:
-        return ""
-    if view.rules.open_peaks:
-        names = [f"the {card_label(view.tableau[upper])}" for upper in opened]
-        return "it frees " + " and ".join(names)
-    return f"it turns over {_cards(len(opened))}"
+def _what_it_opens_and_what_follows(view: PlayerView, pos: int) -> list[str]:
+    """What taking pos uncovers and the cards in view that could be taken next. Under open
+    peaks a card it frees is named once, however it also follows."""
+    opened, followers = _opened_by(view, pos), _followers(view, pos)
+    if not view.rules.open_peaks:
+        turned = f"it turns over {_cards(len(opened))}" if opened else ""
+        return [turned, _what_follows(followers, view)]
+    freed = [upper for upper in opened if upper not in followers]
+    freed_followers = [upper for upper in opened if upper in followers]
+    names = [f"the {card_label(view.tableau[upper])}" for upper in (*freed, *freed_followers)]
+    frees = "it frees " + " and ".join(names) if names else ""
+    if len(freed_followers) == 1:
+        frees += ", which can follow it"
+    elif freed_followers:
+        frees += ", both of which can follow it"
+    others = [other for other in followers if other not in opened]
+    return [frees, _what_follows(others, view)]
 
 
 def _followers(view: PlayerView, pos: int) -> list[int]:
-    """The cards in view that could be taken straight after pos: the run it continues."""
-    exposed = exposed_mask(view.removed | 1 << pos)
+    """The cards face up now that could be taken straight after pos: the run it continues. A
+    card it would turn over is not among them, though known from before an undo: its name is
+    not for the page while it lies face down."""
+    face_up = ALL_REMOVED if view.rules.open_peaks else exposed_mask(view.removed)
+    exposed = exposed_mask(view.removed | 1 << pos) & face_up
     return [
         other
         for other in range(TABLEAU_SIZE)
@@ -322,8 +353,7 @@ def _followers(view: PlayerView, pos: int) -> list[int]:
     ]
 
 
-def _what_follows(view: PlayerView, pos: int) -> str:
-    followers = _followers(view, pos)
+def _what_follows(followers: list[int], view: PlayerView) -> str:
     if not followers:
         return ""
     if len(followers) == 1:
@@ -332,11 +362,12 @@ def _what_follows(view: PlayerView, pos: int) -> str:
 
 
 def _what_it_keeps(view: PlayerView, pos: int) -> str:
-    """The other fitting cards of its rank, left in view for a later run."""
+    """The other fitting cards of its rank, left in view for a later run: while a card is left
+    that they fit onto."""
     card = view.tableau[pos]
     twins = [other for other in view.legal_takes() if rank(view.tableau[other]) == rank(card)]
     twins.remove(pos)
-    if not twins:
+    if not twins or not _a_rank_away(view, pos) + view.wild_held:
         return ""
     if len(twins) == 1:
         return f"the {card_label(view.tableau[twins[0]])} stays for a later run"
@@ -344,27 +375,35 @@ def _what_it_keeps(view: PlayerView, pos: int) -> str:
 
 
 FEW_LEFT = 2
-"""At most this many cards left that a card fits onto: left standing, it may not fit again."""
+"""At most this many cards left that a card fits onto (the wild card among them): left
+standing, it may not fit again."""
 
 
 def _how_few_lead_back(view: PlayerView, pos: int) -> str:
-    """Whether few cards are left that it fits onto (the wild card among them)."""
+    """Whether few cards are left that it fits onto."""
+    left = _a_rank_away(view, pos)
+    if left + view.wild_held > FEW_LEFT:
+        return ""
+    if not left:
+        if view.wild_held:
+            return "no card left but the wild card fits it, so it may not fit again"
+        return "no card left is a rank away, so it fits now or never"
+    if left == 1:
+        return "only one card left is a rank away, so it may not fit again"
+    return f"only {_cards(left)} left are a rank away, so it may not fit again"
+
+
+def _a_rank_away(view: PlayerView, pos: int) -> int:
+    """The cards a rank from the card at pos still to be taken, in view or still to come."""
     neighbours = fits_table(view.rules)[rank(view.tableau[pos])]
     exposed = exposed_mask(view.removed)
     to_come = to_come_in_view(view, exposed)
     in_view = sum(
         rank(view.tableau[other]) in neighbours
         for other in range(TABLEAU_SIZE)
-        if exposed >> other & 1 and other != pos
+        if exposed >> other & 1
     )
-    left = view.wild_held + in_view + sum(to_come[other] for other in neighbours)
-    if left > FEW_LEFT:
-        return ""
-    if not left:
-        return "no card left is a rank away, so it fits now or never"
-    if left == 1:
-        return "only one card left is a rank away, so it may not fit again"
-    return f"only {_cards(left)} left are a rank away, so it may not fit again"
+    return in_view + sum(to_come[other] for other in neighbours)
 
 
 def _cards(count: int) -> str:

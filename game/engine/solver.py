@@ -28,6 +28,8 @@ The solve runs in up to three stages, each cheap enough to try before the next:
    index at which it can be reached; by stock dominance that is all there is to know. A table has
    only 22,932 removed sets that can occur, so the sweep is bounded however hard the deal is. The
    position is won exactly when the empty table is reached, and lost when a level comes up empty.
+   The last level reached then holds the tables that clear the most cards; walked back from one,
+   the sweep gives a line that takes as many as any (`most_cleared`, for the lost deal's hint).
 """
 
 import heapq
@@ -142,6 +144,32 @@ def solve_table(table: Table, **budget) -> Solution:
         wild_held=table.wild_held,
         **budget,
     )
+
+
+def most_cleared(
+    deck: Sequence[int],
+    rules: Rules = STANDARD,
+    *,
+    removed: int,
+    stock_next: int,
+    waste_card,
+    wild_held: bool,
+    max_nodes: int | None = None,
+    budget_ms: float | None = None,
+) -> tuple[Move, ...] | None:
+    """A line from the position (given as to solve) that takes as many cards as any line can:
+    to the last level the full sweep reaches. None when the budget runs out first."""
+    deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1000
+    budget = _Budget(max_nodes, deadline)
+    waste_rank = EMPTY_WASTE if waste_card is None else rank(waste_card)
+    deal = _Deal(deck, rules)
+    try:
+        levels = _levels(deal, budget, removed, stock_next, waste_rank, wild_held)
+    except _OutOfBudget:
+        return None
+    if not levels[-1]:
+        levels.pop()
+    return tuple(_line_back(deal, levels, min(levels[-1])))
 
 
 def _decide(deal, budget, position):
@@ -303,11 +331,19 @@ class _GaveUp(Exception):
     """The depth-first stage reached its own limit without deciding the position."""
 
 
-def _sweep(
-    deal: _Deal, budget: _Budget, removed, stock_next, waste_rank, wild_held, beam_width=None
-):
+def _sweep(deal: _Deal, budget: _Budget, *position, beam_width=None):
     """The winning line, or None: the position is lost, or with a beam_width the narrowed
-    sweep did not find a win.
+    sweep did not find a win."""
+    levels = _levels(deal, budget, *position, beam_width=beam_width)
+    if not levels[-1]:
+        return None
+    return _line_back(deal, levels, ALL_REMOVED)
+
+
+def _levels(
+    deal: _Deal, budget: _Budget, removed, stock_next, waste_rank, wild_held, beam_width=None
+) -> list[dict[int, list[int]]]:
+    """The sweep's levels, up to the empty table or the first empty level.
 
     levels[k] maps each table reachable with k more cards taken to its earliest stock indices,
     one slot per waste rank (NEVER where that waste rank cannot be had), in one layer, or in two
@@ -367,21 +403,19 @@ def _sweep(
         if beam_width is not None and len(following) > beam_width:
             following = dict(heapq.nsmallest(beam_width, following.items(), key=_stock_spent))
         levels.append(following)
-    if not levels[-1]:
-        return None
-    return _line_back(deal, levels)
+    return levels
 
 
 def _stock_spent(entry):
     return min(entry[1])
 
 
-def _line_back(deal: _Deal, levels):
-    """Walk the sweep's levels back from the empty table to the start, collecting the moves."""
-    earliest = levels[-1][ALL_REMOVED]
+def _line_back(deal: _Deal, levels, table: int):
+    """Walk the sweep's levels back from `table`, in the last of them, to the start, collecting
+    the moves."""
+    earliest = levels[-1][table]
     stock_index = min(earliest)
     slot = earliest.index(stock_index)
-    table = ALL_REMOVED
     line: list[Move] = []
     for depth in range(len(levels) - 1, 0, -1):
         pos, table, slot, wild_take = _last_take(deal, levels[depth - 1], table, stock_index, slot)

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.engine.cards import card_label
-from game.engine.deck import deck_for_number
+from game.engine.deck import deck_for_number, parse_deck
 from game.engine.hint import (
     MIN_ROUNDS,
     ROLLOUT_POLICY,
@@ -20,7 +20,7 @@ from game.engine.hint import (
 )
 from game.engine.knowledge import view_of
 from game.engine.policy import greedy_policy, policy_move
-from game.engine.rules import ALL_RULES, Rules
+from game.engine.rules import ALL_RULES, STANDARD, Rules
 from game.engine.solver import solve, solve_table
 from game.engine.state import DRAW, UNDO, WILD, Table
 
@@ -216,7 +216,7 @@ def test_a_draw_while_cards_fit_says_what_is_kept():
     one_fits = view_of(Table(CHAIN_DECK))
     assert _why(one_fits, DRAW) == "the ace of clubs is worth more kept for a later run"
     two_fit = view_of(Table(deck_with({**HIGH_BASE, 18: "8C", 19: "8H", 20: "9C", 28: "7S"})))
-    assert _why(two_fit, DRAW) == "the cards that fit now are worth more kept for a later run"
+    assert _why(two_fit, DRAW) == "the cards that fit are worth more kept for a later run"
 
 
 def test_a_take_of_one_of_two_cards_of_a_rank_says_the_other_stays():
@@ -291,3 +291,107 @@ def test_a_tiny_budget_still_gives_a_legal_move_quickly():
     hint = hint_for_table(game, max_nodes=0)
     assert hint.move in view_of(game).legal_moves()
     assert hint.move == policy_move(view_of(game), ROLLOUT_POLICY)
+
+
+def table_after(code: str, moves: list, rules: Rules = STANDARD) -> Table:
+    game = Table(parse_deck(code), rules)
+    for move in moves:
+        assert game.apply(move) is None, move
+    return game
+
+
+def most_cleared_from(game: Table) -> int:
+    """The most cards any line can clear from the position, by trying every line."""
+    seen = {}
+
+    def best(table: Table) -> int:
+        key = (table.removed, table.stock_next, table.waste_top, table.wild_held)
+        if key not in seen:
+            moves = view_of(table).legal_moves()
+            seen[key] = max(
+                [table.cleared] + [best(Table.replay(table.deck, [*table.moves, m], table.rules))
+                                   for m in moves]
+            )  # fmt: skip
+        return seen[key]
+
+    return best(game)
+
+
+def test_a_proven_loss_names_a_move_on_a_line_that_clears_the_most_cards():
+    code = (
+        "TC4C5SAS6CTS8C7C7SKCJS9D6S9S2DKDQC5C7H3CTD4D3H2SKS5HAC3D8S2HQS9CADKHAH5DQD6D4SJH8HQH2CTH8D"
+        "JC7D4H9H6HJD3S"
+    )
+    moves = ["draw"] * 3 + [24] + ["draw"] * 4 + [23] + ["draw"] * 11 + [20, "draw", "draw", UNDO]
+    game = table_after(code, [*moves, *["draw"] * 5], Rules.from_name("open+headstart"))
+    hint = hint_for_table(game, seed=0, max_nodes=2_000_000, budget_ms=None)
+
+    assert hint.verdict == UNSOLVABLE
+    best = most_cleared_from(game)
+    game.apply(hint.move)
+    assert most_cleared_from(game) == best
+    assert "it leads to clearing the most cards" in hint.reason
+
+
+def test_a_card_face_down_again_after_an_undo_is_never_named():
+    code = (
+        "JS6HAS4H2H2C7DAHTC3S5HJDKC8C7S4STD9SKH5D3DQH8D8S6SQC6DADJC5CTH7H7CQDJH6C2S5SKSTS4C3C4D2D"
+        "9HQSAC9C9DKD8H3H"
+    )
+    game = table_after(code, ["draw", 26, 19, 24, "draw", "draw", 23, UNDO])
+    face_down = [pos for pos in range(28) if not game.is_removed(pos) and not game.is_face_up(pos)]
+    assert 14 in face_down  # the 7 of spades, seen before the undo
+
+    reason = hint_for_table(game, max_nodes=FEW_NODES, budget_ms=None).reason
+
+    assert not [pos for pos in face_down if card_label(game.deck[pos]) in reason]
+
+
+def test_a_card_of_the_rank_kept_is_not_said_to_stay_when_nothing_is_left_to_fit_it():
+    code = (
+        "ACADAHAS4C4D4H4S5C5D5H5S6C6D6H6S7C7DQCQD2C2D2H2S3C3D3H3SKCKDKHKSJCJDJHJS7H7S8C8D8H8S9C9D"
+        "9H9STCTDTHTSQHQS"
+    )
+    game = table_after(code, ["draw"] * 7)  # every jack and king on the waste
+
+    reason = hint_for_table(game, max_nodes=FEW_NODES, budget_ms=None).reason
+
+    assert "stays for a later run" not in reason
+    assert "no card left is a rank away, so it fits now or never" in reason
+
+
+def test_the_wild_card_is_not_counted_as_a_card_a_rank_away():
+    code = (
+        "ACADAHAS4C4H4S5C5D5H5S6C6D6H6S7C7D7HQC4D2C2D2H2S3C3D3H3SKCKDKHKSJCJDJHJS7S8C8D8H8S9C9D"
+        "9H9STCTDTHTSQDQHQS"
+    )
+    game = table_after(code, ["draw"] * 7, Rules(wild=True))
+
+    reason = hint_for_table(game, max_nodes=FEW_NODES, budget_ms=None).reason
+
+    assert "one card left is a rank away" not in reason
+    assert "no card left but the wild card fits it" in reason
+
+
+def test_a_take_with_the_stock_spent_does_not_say_it_keeps_the_stock():
+    code = (
+        "3C3D3H3S5C5D5S7C7D7H7SKCKDKHKSQCQDQH4C9C9D6C9H9STCTDTHTSACADAHAS2C2D2H2S4D4H4S6D6H6S8C8D"
+        "8H8SJCJDJHJSQS5H"
+    )
+    game = table_after(code, ["draw"] * 23)
+
+    reason = hint_for_table(game, max_nodes=FEW_NODES, budget_ms=None).reason
+
+    assert "stock" not in reason
+
+
+def test_under_open_peaks_a_card_freed_is_named_once_whatever_else_it_frees():
+    code = (
+        "ACADAHAS2C2D2H2S3C8DKD3D3H3S4D4H4S5D5C7C6CJCJDJHJSQCQDQH4C5H5S6D6H6S7D7H7S8C8H8S9C9D9H9S"
+        "TCTDTHTSQSKCKHKS"
+    )
+    game = table_after(code, [18, 20], OPEN_PEAKS)
+
+    reason = hint_for_table(game, max_nodes=FEW_NODES, budget_ms=None).reason
+
+    assert all(reason.count(card_label(card)) <= 1 for card in range(52)), reason
