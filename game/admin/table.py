@@ -23,6 +23,7 @@ ROW_DROP = 26
 MARGIN = 4
 TABLEAU_BOTTOM = MARGIN + 3 * ROW_DROP + CARD_HEIGHT
 PILES_TOP = TABLEAU_BOTTOM + 14
+WILD_FACE = {"code": "wild", "label": "the wild card", "rank": "★", "suit": "", "red": False}
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,7 @@ class TablePicture:
     run: int
     over: str
     """"won", "dead end" or empty while the game goes on."""
+    wild_held: bool
     width: int = 10 * STEP + 2 * MARGIN
     height: int = PILES_TOP + CARD_HEIGHT + MARGIN
     card_width: int = CARD_WIDTH
@@ -93,9 +95,11 @@ def picture_of(game: Table) -> TablePicture:
         for pos in range(TABLEAU_SIZE)
     ]
     waste_x = MARGIN + 4 * STEP
-    waste = (
-        _card(game.waste_top, waste_x, PILES_TOP, "face-up") if game.waste_top is not None else None
-    )
+    waste = None
+    if game.wild_on_waste:
+        waste = CardPicture(x=waste_x, y=PILES_TOP, face=WILD_FACE, state="face-up")
+    elif game.waste_top is not None:
+        waste = _card(game.waste_top, waste_x, PILES_TOP, "face-up")
     stock_cards = game.deck[game.stock_next :]
     stock = (
         _card(stock_cards[0], waste_x + STEP + 8, PILES_TOP, "face-down") if stock_cards else None
@@ -110,6 +114,7 @@ def picture_of(game: Table) -> TablePicture:
         cleared=game.cleared,
         run=game.run,
         over=over,
+        wild_held=game.wild_held,
     )
 
 

@@ -2,7 +2,7 @@ import pytest
 
 from game.engine.solver import solve
 from game.models import Action, Deal, Game, Verdict
-from tests.site.markup import elements, read
+from tests.site.markup import element, elements, read, text
 
 from .support import changelist, parse, text_of
 
@@ -188,3 +188,17 @@ def test_staff_pages_name_their_icon_so_the_browser_asks_for_no_favicon(staff_cl
         assert elements(staff_client.get(url).content, "link", rel="icon"), url
     staff_client.logout()
     assert elements(client.get("/admin/login/").content, "link", rel="icon")
+
+
+def test_a_games_table_shows_the_wild_card_held_and_laid(staff_client, db):
+    game = Game.objects.create(deal=Deal.for_number(1), rules="wild", move_count=1)
+    Action.objects.create(game=game, seq=1, kind="wild")
+    page = f"{GAMES}{game.pk}/change/"
+
+    dealt = staff_client.get(f"{page}?at=0").content
+    laid = staff_client.get(f"{page}?at=1").content
+
+    assert "the wild card held" in text(element(dealt, data_table_at=True))
+    assert "wild card held" not in text(element(laid, data_table_at=True))
+    assert elements(laid, "g", data_card_code="wild")
+    assert not elements(dealt, "g", data_card_code="wild")
