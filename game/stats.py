@@ -183,8 +183,8 @@ def cleared_histogram() -> list[int]:
 
 
 def longest_runs(limit: int = 10) -> QuerySet[Game]:
-    """The games with the longest runs; a game without a card taken has no run to show."""
-    games = Game.objects.filter(longest_run__gt=0, practice=False).select_related("deal", "owner")
+    """The played games with the longest runs (one still in play may yet undo its run)."""
+    games = Game.objects.filter(PLAYED, longest_run__gt=0).select_related("deal", "owner")
     return games.order_by("-longest_run", "started_at")[:limit]
 
 
