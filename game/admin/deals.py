@@ -8,6 +8,7 @@ from game.display import percent
 from game.engine.rules import STANDARD_NAME
 from game.models import Deal, Game
 
+from .links import deal_name
 from .search import DealNumberSearch
 from .verdicts import VerdictFilter, label, store_verdicts, with_standard_verdict
 
@@ -49,6 +50,10 @@ class DealAdmin(DealNumberSearch, admin.ModelAdmin):
         return super().changelist_view(
             request, {"title": "Select deal to view", **(extra_context or {})}
         )
+
+    @admin.display(description="deal", ordering="number")
+    def identifier(self, deal):
+        return deal_name(deal)
 
     @admin.display(ordering="plays", description="played (standard game)")
     def games_played(self, deal):

@@ -10,7 +10,7 @@ from game.engine.rules import Rules
 from game.engine.state import IllegalAction
 from game.models import Game
 
-from .links import change_link, player_of
+from .links import change_link, deal_name, player_of
 from .moves import log_entries
 from .search import DealNumberSearch
 from .table import table_at
@@ -43,7 +43,7 @@ class GameAdmin(DealNumberSearch, ViewOnly, admin.ModelAdmin):
 
     @admin.display(description="deal", ordering="deal__number")
     def deal_link(self, game):
-        return change_link(game.deal)
+        return change_link(game.deal, deal_name(game.deal))
 
     @admin.display(description="player", ordering="owner__username")
     def player(self, game):

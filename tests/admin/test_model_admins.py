@@ -1,7 +1,9 @@
 import pytest
 
+from game.engine.deck import format_deck
 from game.engine.solver import solve
 from game.models import Action, Deal, Game, Verdict
+from tests.engine.support import CHAIN_DECK
 from tests.site.markup import element, elements, read, text
 
 from .support import changelist, parse, text_of
@@ -202,3 +204,16 @@ def test_a_games_table_shows_the_wild_card_held_and_laid(staff_client, db):
     assert "wild card held" not in text(element(laid, data_table_at=True))
     assert elements(laid, "g", data_card_code="wild")
     assert not elements(dealt, "g", data_card_code="wild")
+
+
+def test_a_deal_dealt_by_its_code_is_listed_cut_short_and_given_whole_on_its_page(staff_client, db):
+    code = format_deck(CHAIN_DECK)
+    deal = Deal.for_code(code)
+    Game.objects.create(deal=deal, status=Game.Status.WON, move_count=28)
+
+    [game] = changelist(staff_client.get(GAMES).content.decode())
+    [listed] = changelist(staff_client.get("/admin/game/deal/").content.decode())
+
+    for cell in (game["deal_link"], listed["identifier"]):
+        assert len(cell.text) <= 16 and code.startswith(cell.text.rstrip("…"))
+    assert code in staff_client.get(f"/admin/game/deal/{deal.pk}/change/").content.decode()
