@@ -272,6 +272,9 @@ def test_a_dead_end_offers_undo_replay_and_new_deal_and_undo_leaves_it(player):
     panel = shown_panel(html)
     assert "No legal move" in panel.text
     assert {"undo", "replay", "new"} <= actions(panel)
+    # What the deal came to, as a won one's panel says it.
+    figures = text(element(panel, "dl"))
+    assert "Moves 23" in figures and "Cards cleared 0/28" in figures and "Longest run 0" in figures
     # Said to a screen reader as well: the last draw's news ends with it.
     assert text(element(html, id="notice")).endswith("No legal move is left.")
 
