@@ -19,6 +19,7 @@ from tests.browser.conftest import (
     focus_ring_contrast,
     play_to_a_proven_loss,
     screenshot,
+    settle,
     start_deal,
     take,
     text_contrast,
@@ -655,3 +656,17 @@ def test_in_forced_colours_the_hint_is_told_from_focus_and_its_bar_has_an_edge(t
     assert edge != "rgba(0, 0, 0, 0)" and edge != table.locator("#hint-slot .bar").evaluate(
         "e => getComputedStyle(e).backgroundColor"
     )
+
+
+def test_a_swap_never_writes_a_style_attribute_which_the_pages_policy_forbids(table):
+    # Something outside the page (a browser's autofill, say) may leave a style attribute on the
+    # deal field; the swap that deals must not write it back (the browser logs each refused).
+    table.locator("#deal").evaluate(
+        "(field) => { field.style.color = 'red'; field.style.color = ''; }"
+    )
+    assert table.locator("#deal").get_attribute("style") == ""
+
+    start_deal(table, DEAD_END_DECK)
+
+    expect(table.locator("#stock")).to_have_attribute("data-stock", "23")
+    settle(table)
