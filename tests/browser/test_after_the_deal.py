@@ -143,6 +143,28 @@ def test_the_analysis_names_red_cards_in_the_piles_as_readably_as_any_text(table
     assert contrast(colour, band) >= 4.5
 
 
+SEEN_WHOLE = """(card) => {
+    const box = card.querySelector("i").getBoundingClientRect();
+    const shown = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+    return shown !== null && shown.closest(".card") === card;
+}"""
+
+
+@pytest.mark.parametrize("width, height", [(360, 640), (1280, 800)])
+def test_every_card_of_the_analysis_shows_its_suit(table, width, height):
+    table.set_viewport_size({"width": width, "height": height})
+    start_deal(table, CHAIN_DECK)
+    for pos in CHAIN_ORDER:
+        take(table, pos)
+    table.locator("#panel [data-analysis]").click()
+    table.get_by_role("link", name="Start").click()  # the whole deal on the table
+
+    cards = table.locator(".analysis .peaks .card")
+    expect(cards).to_have_count(28)
+    hidden = [card.get_attribute("class") for card in cards.all() if not card.evaluate(SEEN_WHOLE)]
+    assert hidden == []
+
+
 def test_with_the_winnable_box_ticked_every_new_deal_can_be_won(table):
     with table.expect_response("**/winnable-only"):  # kept as it is ticked, without Play
         table.locator("input[name=winnable]").check()
