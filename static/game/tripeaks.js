@@ -181,7 +181,12 @@
       history.replaceState(history.state, "", "/");
     }
     const hinted = event.detail.requestConfig?.path.endsWith("/hint") && focusKey === hintAskedFrom && $("[data-hint]");
-    if (hinted) return hinted.focus();
+    if (hinted) {
+      // A proven loss's bar, with its exits, is scrolled into view whole (on a short screen it
+      // may lie under the fold); the hinted card takes focus where it is.
+      $("[data-verdict]")?.scrollIntoView({ block: "nearest" });
+      return hinted.focus({ preventScroll: true });
+    }
     const panel = openResult();
     if (panel && !panelWasShown) return panel.focus();
     // A deal dealt from the form (its field emptied; a refused one keeps its text) is played on.

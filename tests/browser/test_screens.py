@@ -6,6 +6,7 @@ fields; the rules are a landmark."""
 import pytest
 from playwright.sync_api import expect
 
+from game.engine.deck import format_deck, parse_deck
 from tests.browser.conftest import (
     AXE,
     draw_the_whole_stock,
@@ -169,6 +170,27 @@ def test_a_proven_loss_puts_its_exits_before_the_controls_as_the_tab_order_does(
     first = table.locator("#controls [data-action=undo]").bounding_box()
     assert bar["y"] + bar["height"] <= first["y"], (bar, first)
     screenshot(table, f"screens-verdict-{width}x{height}")
+
+
+@pytest.mark.parametrize("width, height", [(1280, 800), (1280, 640)])
+def test_a_proven_loss_under_open_peaks_brings_its_exits_into_view(table, width, height):
+    table.set_viewport_size({"width": width, "height": height})
+    # Every card face up, and the stock drawn out with cards still to take: a loss known at once.
+    code = format_deck(DEAD_END_DECK)
+    start_deal(
+        table,
+        parse_deck(code.replace("KS", "XX").replace("8D", "KS").replace("XX", "8D")),
+        rules="open",
+    )
+    draw_the_whole_stock(table)
+
+    table.locator("#controls [data-action=hint]").click()
+
+    verdict = table.locator("#hint-slot [data-verdict]")
+    expect(verdict).to_be_visible()
+    settle(table)
+    assert outside(table, ["#hint-slot [data-verdict]"]) == []
+    expect(table.locator("#table [data-hint]")).to_be_focused()
 
 
 def test_the_empty_stock_and_its_note_fit_and_move_no_card(screen, table):
