@@ -12,6 +12,7 @@ class ActionAdmin(ViewOnly, admin.ModelAdmin):
     """The append-only log: read-only for everyone, staff included."""
 
     list_display = ["game_link", "seq", "kind", "card", "player", "at"]
+    ordering = ["-id"]  # the latest play first
     list_filter = ["kind", "at"]
     list_select_related = ["game__deal", "game__owner"]
     search_fields = ["game__id__exact", "game__deal__number__exact", "game__owner__username"]

@@ -61,7 +61,7 @@ class DealAdmin(DealNumberSearch, admin.ModelAdmin):
         # game still in progress or practice.
         query = (
             f"?deal__id__exact={deal.pk}&status__in={','.join(Game.PLAYED)}"
-            f"&practice__exact=0&rules__exact={STANDARD_NAME}"
+            f"&practice__exact=0&rules={STANDARD_NAME}"  # the rules filter's own parameter
         )
         url = reverse("admin:game_game_changelist") + query
         return format_html('<a href="{}">{}</a>', url, deal.plays)
