@@ -98,6 +98,25 @@ def test_the_tip_takes_one_line_and_dismissing_it_moves_no_card_nor_control(
     assert console_errors == []
 
 
+@pytest.mark.parametrize("width, height", [(360, 640), (640, 360), (568, 320), (812, 375)])
+def test_on_a_phone_the_win_panel_hides_the_whole_status_line(table, width, height):
+    table.set_viewport_size({"width": width, "height": height})
+    start_deal(table, CHAIN_DECK)
+    for pos in CHAIN_ORDER:
+        take(table, pos)
+    expect(table.locator("#panel h2")).to_have_text("Deal cleared!")
+    settle(table)
+    table.evaluate("() => scrollTo(0, 0)")
+
+    panel = table.locator("#panel").bounding_box()
+    for part in ("#status h1", "#status p"):
+        line = table.locator(part).bounding_box()
+        assert panel["x"] <= line["x"] and line["x"] + line["width"] <= panel["x"] + panel["width"]
+        assert (
+            panel["y"] <= line["y"] and line["y"] + line["height"] <= panel["y"] + panel["height"]
+        )
+
+
 def test_the_win_panel_fits_and_leaves_the_controls_free(screen, table):
     start_deal(table, CHAIN_DECK)
     for pos in CHAIN_ORDER:
@@ -400,6 +419,7 @@ def test_what_a_tap_says_moves_no_control(table, width, height):
 def test_laying_the_wild_card_moves_no_card(table, width, height):
     table.set_viewport_size({"width": width, "height": height})
     start_deal(table, None, rules="wild")
+    table.mouse.move(0, 0)  # off the cards: one under the pointer rises
     settle(table)
     still = ["#stock", "[data-waste]", "#c18", "#c27"]
     places = [table.locator(part).bounding_box() for part in still]
