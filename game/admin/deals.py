@@ -24,7 +24,7 @@ class DealAdmin(DealNumberSearch, admin.ModelAdmin):
     ]  # fmt: skip
     list_filter = [VerdictFilter, "created_at"]
     search_fields = ["deck"]
-    search_help_text = "A deal number or (part of) a deck code."
+    search_help_text = "A deal number, a daily deal (daily 2026-12-06) or (part of) a deck code."
     readonly_fields = [
         "deck", "number", "created_at", "verdicts", "games_played", "wins", "win_rate",
     ]  # fmt: skip

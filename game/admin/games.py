@@ -30,8 +30,12 @@ class GameAdmin(DealNumberSearch, ViewOnly, admin.ModelAdmin):
     list_select_related = ["deal", "owner"]
     date_hierarchy = "started_at"
     deal_number_lookup = "deal__number"
+    daily_lookup = "daily"
     search_fields = ["deal__deck", "owner__username", "session_key__exact"]
-    search_help_text = "A deal number, (part of) a deck code, or a player's user name."
+    search_help_text = (
+        "A deal number, a daily deal (daily 2026-12-06), (part of) a deck code, or a player's "
+        "user name."
+    )
     fields = [
         "deal_link", "player", "rules", "scoring", "score", "daily", "practice", "revealed",
         "revealed_at", "status", "analysis_link", "cleared", "longest_run", "move_count",

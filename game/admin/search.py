@@ -1,14 +1,18 @@
+from datetime import date
+
 from game.engine.deck import MAX_DEAL_NUMBER
 
 
 class DealNumberSearch:
-    """A search term of digits (or "deal" and digits) finds a deal by number; anything else goes
-    to search_fields.
+    """A search term of digits (or "deal" and digits) finds a deal by number, and a daily deal's
+    name ("daily 2026-12-06", or the date alone) the games of that day's daily deal; anything
+    else goes to search_fields.
 
     Card codes contain digits too (2-9), so searching codes for "7" would match nearly every
     deal; staff who type a number mean the deal number."""
 
     deal_number_lookup = "number"
+    daily_lookup = "games__daily"
 
     def get_search_results(self, request, queryset, search_term):
         # "deal 77" as the table and the analysis name a deal.
@@ -19,4 +23,15 @@ class DealNumberSearch:
             if number > MAX_DEAL_NUMBER:
                 return queryset.none(), False
             return queryset.filter(**{self.deal_number_lookup: number}), False
+        if day := _day(term):
+            found = queryset.filter(**{self.daily_lookup: day})
+            return found, "__" in self.daily_lookup  # through the games: a deal once per game
         return super().get_search_results(request, queryset, search_term)
+
+
+def _day(term: str) -> date | None:
+    """The date a daily deal's name gives ("daily 2026-12-06", or the date alone), if it is one."""
+    try:
+        return date.fromisoformat(term.removeprefix("daily ").strip())
+    except ValueError:
+        return None

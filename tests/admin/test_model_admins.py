@@ -1,3 +1,5 @@
+from datetime import date
+
 import pytest
 
 from game.engine.deck import format_deck
@@ -234,3 +236,20 @@ def test_the_log_lists_the_latest_play_first(staff_client, db):
     assert [(row["game_link"].text, row["seq"].text) for row in rows] == [
         (f"Game {older.pk}", "2"), (f"Game {newer.pk}", "1"), (f"Game {older.pk}", "1"),
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize("term", ["daily 2026-12-06", "2026-12-06"])
+def test_a_daily_deal_is_found_by_the_name_players_see(staff_client, db, term):
+    day = date(2026, 12, 6)
+    deal = Deal.for_number(359643)
+    daily = [  # one record of the day per player
+        Game.objects.create(deal=deal, daily=day, move_count=1, session_key=key) for key in "ab"
+    ]
+    Game.objects.create(deal=deal, move_count=1)  # the same deal, typed: no daily record
+    Game.objects.create(deal=Deal.for_number(7), daily=date(2026, 12, 5), move_count=1)
+
+    games = changelist(staff_client.get(GAMES, {"q": term}).content.decode())
+    deals = changelist(staff_client.get("/admin/game/deal/", {"q": term}).content.decode())
+
+    assert sorted(int(row["id"].text) for row in games) == sorted(game.pk for game in daily)
+    assert [row["identifier"].text for row in deals] == ["359643"]
