@@ -163,14 +163,21 @@ def test_players_who_are_not_staff_are_refused(client, db):
     assert response.url.startswith("/admin/login/")
 
 
-def test_staff_need_permission_to_view_games(client, db):
+def test_staff_need_permission_to_view_games_and_see_links_only_to_what_they_may_open(
+    client, played, solver_calls
+):
     clerk = get_user_model().objects.create_user("clerk", is_staff=True)
     client.force_login(clerk)
 
     assert client.get(URL).status_code == 403
+    assert not parse(client.get("/admin/").content.decode()).find_all("href", URL)
 
     clerk.user_permissions.add(Permission.objects.get(codename="view_game"))
-    assert client.get(URL).status_code == 200
+    assert parse(client.get("/admin/").content.decode()).find_all("href", URL)
+    response = client.get(URL)
+    assert response.status_code == 200
+    # No link to a deal's page, which needs the permission to view deals.
+    assert "/admin/game/deal/" not in response.content.decode()
 
 
 def test_the_admin_links_to_the_page(staff_client):
