@@ -4,8 +4,9 @@ and the choice of winnable deals made without it becomes the account's choice.
 When both the session and the account have a deal in progress, the player chooses which to
 continue. Until they do, the session's deal stays on the table (it is the one they were just
 playing); the account's stays unfinished in their history, where either can be taken up again.
-Nothing is marked left or lost by logging in. A game on one side not yet over when the other side
-saw its deal whole (its analysis read) becomes practice, as it would have on one device.
+A game on one side not yet over when the other side saw its deal whole (its analysis read)
+becomes practice, as it would have on one device; a scored hand among them ends there, left,
+keeping what it had made (play.make_practice). Nothing else is marked left or lost by logging in.
 """
 
 from datetime import datetime
@@ -56,6 +57,10 @@ def log_in(request, user) -> bool:
         # A write of the games like any other (their revision bumped), so a tap on one of them
         # read before the claim cannot write it back to the anonymous session.
         anonymous.update(owner=user, session_key="", revision=F("revision") + 1)
+        # As they now stand: a scored hand seen whole on the other side has just ended.
+        here.refresh_from_db()
+        if theirs is not None:
+            theirs.refresh_from_db()
         both = in_progress(here) and in_progress(theirs)
         # The table becomes the deal being played here, else stays the account's own.
         table = here if in_progress(here) or theirs is None else theirs

@@ -153,7 +153,10 @@ class Game(models.Model):
     )
     practice = models.BooleanField(
         default=False,
-        help_text="Dealt again from an analysis, every card known: unscored and in no record.",
+        help_text=(
+            "Played with every card known (dealt from an analysis, or its deal seen whole): in no"
+            " record; a scored hand keeps in the bank only what it had made before."
+        ),
     )
     moves = models.JSONField(default=list, help_text="Snapshot: the moves in play.")
     seen = models.JSONField(default=list, help_text="Snapshot: deck positions ever shown.")

@@ -241,7 +241,7 @@ def hint(owner: Owner, game_id: int, version: int | None) -> Outcome:
     table = table_of(row)
     if row.revealed:  # no move is left to suggest
         return Outcome(row, table, message=REVEALED)
-    if row.status != Status.PLAYING:  # said as a refusal is, in the message row: nothing to mark
+    if table.over:  # said as a refusal is, in the message row: nothing to mark
         return Outcome(row, table, message=hint_for_table(table).reason)
     asked_at = row.version
     found = last_hint(row) or _search_once(row, view_of(table))
@@ -327,7 +327,7 @@ def leave(
                 table = table_of(fresh)
                 # An untouched deal left has nothing to look back at.
                 looked_back = None if row.status == Status.SKIPPED else left
-                daily = row.status == Status.LEFT and row.daily == today()
+                daily = row.status == Status.LEFT and row.daily == today() and not row.revealed
                 return Outcome(
                     fresh,
                     table,

@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q
 from django.shortcuts import get_object_or_404, render
 from django.urls import path, reverse
 from django.utils.html import format_html
@@ -30,7 +31,7 @@ class GameAdmin(DealNumberSearch, ViewOnly, admin.ModelAdmin):
     list_select_related = ["deal", "owner"]
     date_hierarchy = "started_at"
     deal_number_lookup = "deal__number"
-    daily_lookup = "daily"
+
     search_fields = ["deal__deck", "owner__username", "session_key__exact"]
     search_help_text = (
         "A deal number, a daily deal (daily 2026-12-06), (part of) a deck code, or a player's "
@@ -44,6 +45,9 @@ class GameAdmin(DealNumberSearch, ViewOnly, admin.ModelAdmin):
     ]  # fmt: skip
     readonly_fields = fields
     change_form_template = "admin/game/game/change_form.html"
+
+    def of_daily_deal(self, day):
+        return Q(daily=day)  # the players' records of that day
 
     @admin.display(description="deal", ordering="deal__number")
     def deal_link(self, game):

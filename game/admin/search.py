@@ -1,6 +1,9 @@
 from datetime import date
 
+from django.db.models import Q
+
 from game.engine.deck import MAX_DEAL_NUMBER
+from game.models import Game
 
 
 class DealNumberSearch:
@@ -12,7 +15,6 @@ class DealNumberSearch:
     deal; staff who type a number mean the deal number."""
 
     deal_number_lookup = "number"
-    daily_lookup = "games__daily"
 
     def get_search_results(self, request, queryset, search_term):
         # "deal 77" as the table and the analysis name a deal.
@@ -24,9 +26,13 @@ class DealNumberSearch:
                 return queryset.none(), False
             return queryset.filter(**{self.deal_number_lookup: number}), False
         if day := _day(term):
-            found = queryset.filter(**{self.daily_lookup: day})
-            return found, "__" in self.daily_lookup  # through the games: a deal once per game
+            return queryset.filter(self.of_daily_deal(day)), False
         return super().get_search_results(request, queryset, search_term)
+
+    def of_daily_deal(self, day: date) -> Q:
+        """The rows of a day's daily deal: here its deal, by a subquery (a join would multiply
+        the figures counted over the deal's games)."""
+        return Q(pk__in=Game.objects.filter(daily=day).values("deal"))
 
 
 def _day(term: str) -> date | None:

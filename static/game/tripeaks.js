@@ -184,8 +184,9 @@
     if (hinted) {
       // A proven loss's bar, with its exits, is scrolled into view whole (on a short screen it
       // may lie under the fold); the hinted card takes focus where it is.
-      $("[data-verdict]")?.scrollIntoView({ block: "nearest" });
-      return hinted.focus({ preventScroll: true });
+      const verdict = $("[data-verdict]");
+      verdict?.scrollIntoView({ block: "nearest" });
+      return hinted.focus({ preventScroll: Boolean(verdict) });
     }
     const panel = openResult();
     if (panel && !panelWasShown) return panel.focus();

@@ -20,6 +20,7 @@ from tests.accounts.conftest import (
     start,
 )
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
+from tests.site.decks import DEAD_END_DECK
 from tests.site.markup import element, elements
 
 CHAIN = format_deck(CHAIN_DECK)
@@ -341,6 +342,28 @@ def test_a_scored_hand_here_keeps_only_the_points_it_made_before_the_account_saw
     here.refresh_from_db()
     assert here.status == Game.Status.WON and here.practice and here not in counted(alice)
     assert (here.scoring, here.score) == ("classic", 1)
+
+
+def test_a_scored_hand_here_ended_by_what_the_account_saw_leaves_the_accounts_deal_on_the_table(
+    client, alice
+):
+    here = play_anonymously(client, takes=())
+    act(client, here, "deal", deal=CHAIN, scoring="classic")
+    here = anonymous_game(client)
+    act(client, here, "take", pos=CHAIN_ORDER[0])
+    desktop = Client()
+    log_in(desktop, "alice")
+    desktop.get("/")
+    win_and_read_the_analysis(desktop, start(desktop, account_game(alice), CHAIN))
+    theirs = start(desktop, account_game(alice), format_deck(DEAD_END_DECK))
+    act(desktop, theirs, "draw")
+
+    chose = log_in(client, "alice")
+
+    here.refresh_from_db()
+    assert here.status == Game.Status.LEFT and (here.scoring, here.score) == ("classic", 1)
+    assert chose.status_code == 302 and "choose" not in chose.url  # nothing left to choose
+    assert account_game(alice) == theirs
 
 
 def test_a_deal_over_here_before_the_account_saw_it_whole_is_played_for_real(client, alice):

@@ -238,14 +238,18 @@ def test_the_log_lists_the_latest_play_first(staff_client, db):
     ]  # fmt: skip
 
 
+LEFT = Game.Status.LEFT
+
+
 @pytest.mark.parametrize("term", ["daily 2026-12-06", "2026-12-06"])
 def test_a_daily_deal_is_found_by_the_name_players_see(staff_client, db, term):
     day = date(2026, 12, 6)
     deal = Deal.for_number(359643)
     daily = [  # one record of the day per player
-        Game.objects.create(deal=deal, daily=day, move_count=1, session_key=key) for key in "ab"
+        Game.objects.create(deal=deal, daily=day, move_count=1, session_key=key, status=LEFT)
+        for key in "ab"
     ]
-    Game.objects.create(deal=deal, move_count=1)  # the same deal, typed: no daily record
+    Game.objects.create(deal=deal, move_count=1, status=LEFT)  # typed: no daily record
     Game.objects.create(deal=Deal.for_number(7), daily=date(2026, 12, 5), move_count=1)
 
     games = changelist(staff_client.get(GAMES, {"q": term}).content.decode())
@@ -253,3 +257,8 @@ def test_a_daily_deal_is_found_by_the_name_players_see(staff_client, db, term):
 
     assert sorted(int(row["id"].text) for row in games) == sorted(game.pk for game in daily)
     assert [row["identifier"].text for row in deals] == ["359643"]
+    # Its figures as a search by number gives them, not multiplied by the day's records.
+    [by_number] = changelist(
+        staff_client.get("/admin/game/deal/", {"q": "359643"}).content.decode()
+    )
+    assert deals[0]["games_played"].text == by_number["games_played"].text

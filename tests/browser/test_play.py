@@ -367,7 +367,7 @@ def test_the_stock_empties_greys_out_and_the_dead_end_panel_appears(table):
 
     expect(stock).to_contain_class("empty")
     expect(table.locator("#pile .note")).to_have_text(
-        "Nothing left to turn: 28 cards still standing on the peaks."
+        "Nothing left to turn: 28 cards still standing."
     )
     panel = table.locator("#panel")
     expect(panel.locator("h2")).to_have_text("No legal move")

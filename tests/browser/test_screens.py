@@ -415,6 +415,23 @@ def test_what_a_tap_says_moves_no_control(table, width, height):
     screenshot(table, f"screens-refused-{width}x{height}")
 
 
+@pytest.mark.parametrize("rules", ["standard", "wild"])
+def test_on_the_narrowest_phone_the_empty_stocks_note_moves_no_control(table, rules):
+    table.set_viewport_size({"width": 320, "height": 568})
+    start_deal(table, KNOWN_LOSS_DECK, rules=rules)
+    stock = table.locator("#stock")
+    for left in range(22, 0, -1):
+        stock.click()
+        expect(stock).to_have_attribute("data-stock", str(left))
+    settle(table)
+    places = [table.locator(control).bounding_box() for control in controls()]
+
+    stock.click()
+    expect(table.locator("#pile .note")).to_be_visible()
+    settle(table)
+    assert [table.locator(control).bounding_box() for control in controls()] == places
+
+
 @pytest.mark.parametrize("width, height", [(360, 640), (640, 360), (1280, 800)])
 def test_laying_the_wild_card_moves_no_card(table, width, height):
     table.set_viewport_size({"width": width, "height": height})

@@ -239,6 +239,26 @@ def test_leaving_the_daily_deal_offers_it_again_before_its_analysis_which_ends_i
     assert "daily" not in text(other)
 
 
+def test_a_daily_deal_taken_up_again_gets_hints_and_once_seen_whole_is_not_offered_again(
+    player, chain_daily
+):
+    player.client.get("/daily")
+    player.take(CHAIN_ORDER[0])
+    player.post("new")
+    record = Game.objects.get(daily=TODAY)
+    player.client.get("/daily")  # taken up again, still marked left until its next move
+
+    hinted = player.post("hint", game=record).content
+
+    assert elements(hinted, data_hint=True) and not elements(hinted, data_message=True)
+    record.refresh_from_db()
+    assert record.hint_count == 1
+    player.client.get(f"/game/{record.pk}/analysis")  # it stays as it ended from now on
+    player.client.get("/daily")
+    left = element(player.post("new", game=record).content, "p", **{"class": "left"})
+    assert "daily" not in text(left)
+
+
 def test_a_daily_deal_finished_after_its_day_names_its_day(player, chain_daily):
     player.client.get("/daily")
     player.take(CHAIN_ORDER[0])

@@ -191,7 +191,7 @@ def test_the_stock_greys_out_with_a_note_when_empty(player):
     stock = element(html, "button", data_stock=True)
     assert stock["data-stock"] == "0" and "empty" in stock.classes
     assert stock["aria-label"] == "stock, 0 cards"
-    note = "Nothing left to turn: 28 cards still standing on the peaks."
+    note = "Nothing left to turn: 28 cards still standing."
     assert note in element(html, id="pile").text
 
 
