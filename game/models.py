@@ -10,6 +10,7 @@ from django.db import IntegrityError, connections, models, router, transaction
 from django.utils import timezone
 
 from game.engine.deck import deck_for_number, format_deck, parse_deck
+from game.engine.state import DRAW, UNDO, WILD
 
 
 class Deal(models.Model):
@@ -287,6 +288,15 @@ class Action(models.Model):
 
     def __str__(self):
         return f"{self.kind} {self.pos}" if self.pos is not None else self.kind
+
+    @property
+    def move(self):
+        """What the entry does to the table: a position, "draw", "wild", "undo", or None for
+        entries that leave it as it is (hints, pauses...)."""
+        if self.kind == self.Kind.TAKE:
+            return self.pos
+        moves = {self.Kind.DRAW: DRAW, self.Kind.WILD: WILD, self.Kind.UNDO: UNDO}
+        return moves.get(self.kind)
 
 
 class Analysis(models.Model):

@@ -442,9 +442,10 @@ def _known_from_now_on(owner: Owner, seen: Game) -> None:
     now on (see make_practice), and a left one (a daily record /daily would take up) stays as it
     ended. Each write bumps the revision, so a move read before it is worked out again after."""
     others = owner.games().filter(deal=seen.deal).exclude(pk=seen.pk)
-    make_practice(others.filter(status=Status.PLAYING), timezone.now())
+    now = timezone.now()
+    make_practice(others.filter(status=Status.PLAYING), now)
     others.filter(status=Status.LEFT, revealed=False).update(
-        revealed=True, revealed_at=timezone.now(), revision=F("revision") + 1
+        revealed=True, revealed_at=now, revision=F("revision") + 1
     )
 
 
@@ -473,9 +474,7 @@ def _end_scored_hand(game_id: int, seen_at: datetime) -> None:
         if row.practice:
             return
         logged = row.actions.filter(kind__in=(Kind.TAKE, Kind.DRAW, Kind.WILD), at__lte=seen_at)
-        moves = [
-            pos if kind == Kind.TAKE else kind for kind, pos in logged.values_list("kind", "pos")
-        ]
+        moves = [action.move for action in logged]
         row.score = hand_score(row.deal.cards, moves, row.scoring, rules_named(row.rules))
         row.practice = True
         if row.status == Status.PLAYING:

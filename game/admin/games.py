@@ -31,7 +31,6 @@ class GameAdmin(DealNumberSearch, ViewOnly, admin.ModelAdmin):
     list_select_related = ["deal", "owner"]
     date_hierarchy = "started_at"
     deal_number_lookup = "deal__number"
-
     search_fields = ["deal__deck", "owner__username", "session_key__exact"]
     search_help_text = (
         "A deal number, a daily deal (daily 2026-12-06), (part of) a deck code, or a player's "

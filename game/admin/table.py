@@ -11,7 +11,7 @@ from game.display import face
 from game.engine.cards import card_code
 from game.engine.geometry import ACROSS, ROW_OF, TABLEAU_SIZE
 from game.engine.rules import Rules
-from game.engine.state import DRAW, UNDO, WILD, Table
+from game.engine.state import Table
 from game.models import Action
 
 CARD_WIDTH = 34
@@ -66,19 +66,10 @@ class TablePicture:
     waste_label_x: float = MARGIN + 4 * STEP - 6
 
 
-def replayed_move(action: Action):
-    """What a log entry does to the table: a position, "draw", "wild", "undo", or None for
-    entries that leave it as it is (hints, pauses...)."""
-    if action.kind == Action.Kind.TAKE:
-        return action.pos
-    moves = {Action.Kind.DRAW: DRAW, Action.Kind.WILD: WILD, Action.Kind.UNDO: UNDO}
-    return moves.get(action.kind)
-
-
 def table_at(deck: tuple[int, ...], actions: list[Action], seq: int, rules: Rules) -> TablePicture:
     """The table after the log entry numbered seq, under the game's rules. Raises IllegalAction
     if the log breaks them, which would mean a corrupt log."""
-    moves = [replayed_move(action) for action in actions if action.seq <= seq]
+    moves = [action.move for action in actions if action.seq <= seq]
     game = Table.replay(deck, [move for move in moves if move is not None], rules)
     return picture_of(game)
 

@@ -85,16 +85,7 @@ def recommend(
     deadline = None if budget_ms is None else started + budget_ms / 1000
 
     if view.fully_known:
-        solution = solve(
-            known_deck(view),
-            view.rules,
-            removed=view.removed,
-            stock_next=DECK_SIZE - view.stock_count,
-            waste_card=view.waste_top,
-            wild_held=view.wild_held,
-            max_nodes=nodes,
-            budget_ms=budget_ms,
-        )
+        solution = solve(**_known_position(view), max_nodes=nodes, budget_ms=budget_ms)
         if solution.result == "win":
             move = solution.moves[0]
             return Hint(move, None, f"{_describe(view, move)}: it leads to clearing the table.")
@@ -104,20 +95,23 @@ def recommend(
     return _best_by_rollouts(view, seed, nodes, deadline)
 
 
+def _known_position(view: PlayerView) -> dict:
+    """The position, every card of it known, as the solver takes it."""
+    return {
+        "deck": known_deck(view),
+        "rules": view.rules,
+        "removed": view.removed,
+        "stock_next": DECK_SIZE - view.stock_count,
+        "waste_card": view.waste_top,
+        "wild_held": view.wild_held,
+    }
+
+
 def _unsolvable(view: PlayerView, seed: int, nodes: int, deadline: float | None) -> Hint:
     """The verdict for a lost deal whose every card is known, with the first move of a line that
     takes as many cards as any can (or, past the budget, the rollouts' best)."""
     left_ms = None if deadline is None else max(0.0, (deadline - time.perf_counter()) * 1000)
-    line = most_cleared(
-        known_deck(view),
-        view.rules,
-        removed=view.removed,
-        stock_next=DECK_SIZE - view.stock_count,
-        waste_card=view.waste_top,
-        wild_held=view.wild_held,
-        max_nodes=nodes,
-        budget_ms=left_ms,
-    )
+    line = most_cleared(**_known_position(view), max_nodes=nodes, budget_ms=left_ms)
     if line:
         move, why = line[0], "it leads to clearing the most cards"
     elif line is None:
