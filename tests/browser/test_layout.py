@@ -3,8 +3,16 @@
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import screenshot, serious_accessibility_violations, start_deal, take
+from tests.browser.conftest import (
+    AXE,
+    draw_the_whole_stock,
+    screenshot,
+    serious_accessibility_violations,
+    start_deal,
+    take,
+)
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
+from tests.site.decks import KNOWN_LOSS_DECK
 
 pytestmark = pytest.mark.browser
 
@@ -84,6 +92,26 @@ def test_no_serious_accessibility_violations(browser, live_server):
     page.goto("/")
 
     assert serious_accessibility_violations(page) == []
+
+
+def test_the_empty_stocks_count_is_as_legible_as_the_rest(new_device):
+    page = new_device(bypass_csp=True)
+    page.goto("/")
+    start_deal(page, KNOWN_LOSS_DECK)
+    draw_the_whole_stock(page)
+    expect(page.locator("#stock")).to_contain_class("empty")
+
+    # axe only asks for a review of a single character's contrast: its measure is checked here.
+    page.add_script_tag(path=AXE)
+    checked = page.evaluate("() => axe.run('#stock', { runOnly: ['color-contrast'] })")
+    ratios = [
+        check["data"]["contrastRatio"]
+        for outcome in ("violations", "incomplete", "passes")
+        for rule in checked[outcome]
+        for node in rule["nodes"]
+        for check in node["any"]
+    ]
+    assert ratios and min(ratios) >= 4.5
 
 
 def test_in_forced_colours_the_buttons_and_fields_keep_their_edges(new_device):
