@@ -3,7 +3,7 @@
 import pytest
 
 from game import play
-from game.engine.cards import card_label
+from game.engine.cards import card_code, card_label
 from game.engine.deck import format_deck
 from game.engine.state import (
     ALREADY_TAKEN,
@@ -14,7 +14,7 @@ from game.engine.state import (
     STOCK_EMPTY,
 )
 from game.models import Action, Game
-from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
+from tests.engine.support import CHAIN_DECK, CHAIN_ORDER, deck_with
 from tests.site.decks import DEAD_END_DECK
 from tests.site.markup import actions, card, element, elements, message, text
 
@@ -193,6 +193,19 @@ def test_the_stock_greys_out_with_a_note_when_empty(player):
     assert stock["aria-label"] == "stock, 0 cards"
     note = "Nothing left to turn: 28 cards still standing."
     assert note in element(html, id="pile").text
+
+
+def test_a_table_won_with_the_stock_spent_has_no_note_of_cards_standing(player):
+    # The last stock card a king, as the waste card is: the chain still runs from it.
+    player.start(deck_with({**{pos: card_code(CHAIN_DECK[pos]) for pos in range(29)}, 51: "KH"}))
+    for _ in range(23):
+        player.post("draw")
+    for pos in CHAIN_ORDER:
+        html = player.take(pos).content
+
+    assert player.game.status == Game.Status.WON
+    assert element(html, "button", data_stock=True)["data-stock"] == "0"
+    assert not elements(element(html, id="pile"), "p", **{"class": "note"})
 
 
 def shown_panel(html):
