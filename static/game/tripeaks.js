@@ -71,7 +71,9 @@
   });
 
   // A tap made while the table's request is out is made again on the table its answer leaves
-  // (htmx would drop it, or lose it with a button the answer replaced), or its card said gone.
+  // (htmx would drop it, or lose it with a button the answer replaced), or its card said gone;
+  // not if the answer deals another game, whose cards the tap was never aimed at (a New deal or
+  // Play pressed twice deals once).
   let waiting = false;
   const queued = [];
   const tapKey = (submitter) =>
@@ -91,12 +93,13 @@
     }
     event.preventDefault();
     const key = tapKey(event.detail.triggeringEvent?.submitter);
-    if (key) queued.push(key);
+    if (key) queued.push({ key, game: gameOnTable() });
   });
   // A card gone meanwhile (tapped twice) is said and passed over, and the next tap made.
   const tapQueued = () => {
     while (queued.length) {
-      const key = queued.shift();
+      const { key, game } = queued.shift();
+      if (game !== gameOnTable()) continue;
       const button = $(`#controls ${key}`) || $(key);
       if (button) return button.click();
       say("That card is no longer on the table.");

@@ -644,6 +644,28 @@ def test_a_deal_asked_for_while_a_tap_is_out_is_dealt_once_it_is_answered(table)
     expect(table.locator("#status h1 small")).to_have_text("deal 77")
 
 
+@pytest.mark.usefixtures("intercepted")
+def test_new_deal_pressed_twice_while_its_answer_is_out_deals_once(table):
+    start_deal(table, CHAIN_DECK)
+    games_before = Game.objects.count()
+    dealt_before = table.locator("#table").get_attribute("data-table")
+    held = []
+    table.route("**/new", lambda route: held.append(route))
+    new_deal = table.locator("#controls [data-action=new]")
+    new_deal.click()
+    out = first_held(table, held)
+    table.unroute("**/new")
+
+    new_deal.click()  # a double tap's second
+    out.continue_()
+
+    expect(table.locator("#table")).not_to_have_attribute("data-table", dealt_before)
+    dealt = table.locator("#table").get_attribute("data-table")
+    table.wait_for_timeout(500)  # time for a queued New deal to have gone out, were it made
+    assert Game.objects.count() == games_before + 1
+    expect(table.locator("#table")).to_have_attribute("data-table", dealt)
+
+
 def test_in_forced_colours_the_hint_is_told_from_focus_and_its_bar_has_an_edge(table):
     table.emulate_media(forced_colors="active")
     start_deal(table, CHAIN_DECK)
