@@ -301,13 +301,13 @@ def leave(
         if _stale(row, version):
             return as_it_stands(owner, row)
         left_score, entries = None, []
-        if row.status == Status.PLAYING and set_aside and row.move_count:
+        # A scored hand is not set aside for another hand of its deal (see _end_scored_hands_of).
+        dealt_again = row.scoring != Game.Scoring.NONE and deal in (None, row.deal)
+        if row.status == Status.PLAYING and set_aside and row.move_count and not dealt_again:
             _pause_clock(row)
             entries.append((Kind.PAUSE, None))
         elif row.status == Status.PLAYING:
-            _stop_clock(row)
-            row.status = row.left_status()
-            row.finished_at = timezone.now()
+            _end_as_left(row)
             if row.scoring != Game.Scoring.NONE:
                 left_score = row.score
         left = None if row.status == Status.PLAYING else row.pk  # none when set aside
@@ -478,9 +478,7 @@ def _end_scored_hand(game_id: int, seen_at: datetime) -> None:
         row.score = hand_score(row.deal.cards, moves, row.scoring, rules_named(row.rules))
         row.practice = True
         if row.status == Status.PLAYING:
-            _stop_clock(row)
-            row.status = row.left_status()
-            row.finished_at = timezone.now()
+            _end_as_left(row)
             row.revealed, row.revealed_at = True, seen_at
         if rows.write_game(row):
             return
@@ -572,6 +570,8 @@ def continue_game(owner: Owner, game_id: int, *, unfinished: bool = False) -> Ga
             # Written in one order, so two devices swapping tables at once cannot deadlock.
             games = sorted([row, *aside], key=lambda game: game.pk)
             if all(_take_up_or_set_aside(game, row) for game in games):
+                if row.status == Status.PLAYING:
+                    _end_scored_hands_of(owner, row.deal, but=row.pk)
                 return row
             transaction.set_rollback(True)
 
@@ -784,6 +784,7 @@ def _start(
         practice = True
     if practice:
         scoring = Game.Scoring.NONE
+    _end_scored_hands_of(owner, deal)
     row = Game(
         deal=deal,
         rules=rules,
@@ -846,6 +847,28 @@ def _ms_between(start, end) -> int:
 def _stop_clock(row: Game) -> None:
     row.active_ms = row.elapsed_ms()
     row.running_since = None
+
+
+def _end_as_left(row: Game) -> None:
+    """A game in play ends here, left for another (skipped if untouched), with what it made."""
+    _stop_clock(row)
+    row.status = row.left_status()
+    row.finished_at = timezone.now()
+
+
+def _end_scored_hands_of(owner: Owner, deal: Deal, but: int | None = None) -> None:
+    """The player's scored hands of `deal` set aside unfinished (but the game `but`) end, left
+    with what they made: the deal is being played in another hand, which shows its cards, and a
+    scored hand taken up again knowing them could buy its score back."""
+    in_play = owner.games().filter(deal=deal, status=Status.PLAYING).exclude(pk=but)
+    for game_id in in_play.exclude(scoring=Game.Scoring.NONE).values_list("pk", flat=True):
+        while True:
+            row = Game.objects.get(pk=game_id)
+            if row.status != Status.PLAYING:
+                break
+            _end_as_left(row)
+            if rows.write_game(row):
+                break
 
 
 def _kind_of(action: Move) -> str:

@@ -2,11 +2,13 @@
 Undo is off, and the bank adds up the player's hands in each system."""
 
 import pytest
+from django.http import Http404
 
 from game import play
 from game.engine.deck import format_deck
 from game.engine.scoring import hand_score
 from game.models import Game
+from game.owners import Owner
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 from tests.site.markup import element, elements, text
 
@@ -73,6 +75,61 @@ def test_leaving_a_scored_hand_in_play_says_what_it_leaves_in_the_bank(player):
         player.take(pos)
     assert player.game.status == Game.Status.WON
     assert not elements(player.post("new").content, data_left_score=True)
+
+
+def owner_of(player) -> Owner:
+    return Owner(session_key=player.client.session.session_key)
+
+
+def test_replaying_a_scored_hand_in_play_ends_it_rather_than_setting_it_aside(player):
+    """Set aside, it could be taken up again knowing every card the replay showed."""
+    hand = start_scored(player, "classic")
+    player.take(CHAIN_ORDER[0])  # +1
+
+    outcome = play.replay_deal(owner_of(player), hand.pk)  # My games' Replay
+
+    ended = Game.objects.get(pk=hand.pk)
+    assert ended.status == Game.Status.LEFT and ended.score == 1 and ended.finished_at
+    assert outcome.left_score == 1
+    with pytest.raises(Http404):
+        play.continue_game(owner_of(player), hand.pk, unfinished=True)
+
+
+def set_aside_for_another(player) -> None:
+    """Put the table aside unfinished, as My games' Replay of another deal does."""
+    play.replay_deal(owner_of(player), Game.objects.filter(deal__number=7).first().pk)
+
+
+def test_a_scored_hand_set_aside_ends_when_its_deal_is_dealt_again(player):
+    player.post("deal", {"deal": "7"})
+    hand = start_scored(player, "pysol")
+    player.take(CHAIN_ORDER[0])
+    set_aside_for_another(player)
+    assert Game.objects.get(pk=hand.pk).status == Game.Status.PLAYING
+
+    player.post("deal", {"deal": format_deck(CHAIN_DECK), "scoring": "none"})
+    for _ in range(23):
+        player.post("draw")  # the stock seen whole, unscored
+
+    ended = Game.objects.get(pk=hand.pk)
+    assert ended.status == Game.Status.LEFT and ended.moves == [CHAIN_ORDER[0]]
+    assert ended.score == hand_score(CHAIN_DECK, [CHAIN_ORDER[0]], "pysol")
+
+
+def test_taking_up_another_hand_of_its_deal_ends_a_scored_hand_set_aside(player):
+    player.post("deal", {"deal": "7"})
+    unscored = player.start(CHAIN_DECK) and player.game
+    player.take(CHAIN_ORDER[0])
+    set_aside_for_another(player)
+    scored = start_scored(player, "classic")
+    player.post("draw")  # −5
+    set_aside_for_another(player)
+
+    play.continue_game(owner_of(player), unscored.pk, unfinished=True)
+
+    ended = Game.objects.get(pk=scored.pk)
+    assert ended.status == Game.Status.LEFT and ended.score == -5
+    assert Game.objects.get(pk=unscored.pk).status == Game.Status.PLAYING
 
 
 def test_the_bank_is_the_sum_of_the_players_hands_in_that_system(player):
