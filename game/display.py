@@ -143,6 +143,7 @@ def context(outcome: Outcome, **extra) -> dict:
         "daily_results": _daily_results(row.daily) if row.daily and panel else None,
         "left": outcome.left,
         "left_daily": outcome.left_daily,
+        "set_aside": outcome.set_aside,
         "left_score": outcome.left_score,
         "stock": table.stock_count,
         "stock_button": stock_button(table.stock_count, hinted == DRAW, finished),

@@ -108,6 +108,9 @@ class Outcome:
     left_daily: bool = False
     """The game just left is today's daily deal, which /daily takes up again until its analysis
     is seen."""
+    set_aside: int | None = None
+    """The game in play set aside unfinished for this one, which the player may take up again
+    (a player without an account has no My games to find it in)."""
 
 
 class Stale(Exception):
@@ -310,7 +313,8 @@ def leave(
             _end_as_left(row)
             if row.scoring != Game.Scoring.NONE:
                 left_score = row.score
-        left = None if row.status == Status.PLAYING else row.pk  # none when set aside
+        aside = row.pk if row.status == Status.PLAYING else None
+        left = None if aside else row.pk
         with transaction.atomic():
             if rows.write_game(row, entries, current=True):
                 fresh = _start(
@@ -335,6 +339,7 @@ def leave(
                     left=looked_back,
                     left_score=left_score,
                     left_daily=daily,
+                    set_aside=aside,
                 )
 
 
@@ -529,7 +534,8 @@ def try_again_from(
 def open_daily(owner: Owner, day: date) -> Outcome:
     """The daily deal of `day` on the player's table: the game that is their record of it, if
     they have begun it, else a new one. The table it replaces is set aside unfinished, as when
-    another game is taken up, to be taken up again later."""
+    another game is taken up, to be taken up again later (said, if it was played)."""
+    table = current_game(owner)
     record = owner.games().filter(daily=day).first()
     if record is None:
         try:
@@ -538,7 +544,10 @@ def open_daily(owner: Owner, day: date) -> Outcome:
         except IntegrityError:  # begun at the same moment by another request of theirs
             record = owner.games().get(daily=day)
     continue_game(owner, record.pk)
-    return open_table(owner)
+    outcome = open_table(owner)
+    if table and table.pk != record.pk and table.status == Status.PLAYING and table.move_count:
+        outcome = replace(outcome, set_aside=table.pk)
+    return outcome
 
 
 def daily_results(day: date) -> dict:

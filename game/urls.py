@@ -17,6 +17,7 @@ urlpatterns = [
     path("game/<game:game_id>/deal", views.deal, name="deal"),
     path("game/<game:game_id>/analysis", views.analysis, name="analysis"),
     path("game/<game:game_id>/again", views.again, name="again"),
+    path("game/<game:game_id>/take-up", views.take_up, name="take_up"),
     path("game/<game:game_id>/pause", views.pause, name="pause"),
     path("game/<game:game_id>/resume", views.resume, name="resume"),
 ]

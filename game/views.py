@@ -32,6 +32,7 @@ FLASHED = (
     "left",
     "left_score",
     "left_daily",
+    "set_aside",
 )
 TOO_MANY_HINTS = "Hints are coming faster than they can be thought out: wait a moment."
 TIPPED = "tipped"
@@ -263,6 +264,13 @@ def again(request, game_id):
     except ValueError as error:
         raise BadInput(f"That point cannot be played again: {error}.") from None
     return answer(request, outcome)
+
+
+@require_POST
+def take_up(request, game_id):
+    """Take up again a game set aside unfinished (the table it replaces is set aside in turn)."""
+    play.continue_game(owner_of_stored(request), game_id, unfinished=True)
+    return redirect("table")
 
 
 @require_POST

@@ -173,10 +173,12 @@ def test_try_again_sets_aside_a_deal_in_play_and_leaves_one_untouched(player, lo
     assert player.game.deal == lost.deal
     table.refresh_from_db()
     assert table.running_since is None
+    take_up = elements(player.client.get("/").content, "form", action=f"/game/{table.pk}/take-up")
     if touched:  # to be taken up again, and counted as nothing meanwhile
         assert table.status == Game.Status.PLAYING and table.moves == ["draw"]
+        assert len(take_up) == 1
     else:
-        assert table.status == Game.Status.SKIPPED
+        assert table.status == Game.Status.SKIPPED and not take_up
 
 
 def test_a_won_game_says_it_was_won(player):

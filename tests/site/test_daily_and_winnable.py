@@ -139,13 +139,35 @@ def test_the_daily_deal_is_played_once_for_the_record_and_sets_the_table_aside(p
     aside = player.game
     player.post("draw")
 
-    player.client.get("/daily")
-    player.client.get("/daily")
+    first = player.client.get("/daily").content
+    again = player.client.get("/daily").content
 
     record = Game.objects.get(daily=TODAY)
     assert player.game == record
     aside.refresh_from_db()
     assert aside.status == Game.Status.PLAYING and aside.running_since is None
+    # Said once, with the way back: a player without an account has no My games to find it in.
+    take_up = element(first, "form", action=f"/game/{aside.pk}/take-up")
+    assert "set aside, unfinished" in text(take_up)
+    assert not elements(again, "form", action=f"/game/{aside.pk}/take-up")
+    player.client.post(take_up["action"])
+    table = play.current_game(Owner(session_key=player.client.session.session_key))
+    assert table == aside and table.moves == ["draw"]
+
+
+def test_only_the_players_own_game_in_play_can_be_taken_up(player):
+    mine = player.game
+    player.post("draw")
+    player.post("new")  # left: over
+    stranger = Player(Client())
+    stranger.post("draw")
+
+    for game in (stranger.game, mine):
+        response = player.client.post(f"/game/{game.pk}/take-up")
+        assert response.status_code == 404
+    assert Game.objects.get(pk=mine.pk).status == Game.Status.LEFT
+    owner = Owner(session_key=player.client.session.session_key)
+    assert play.current_game(owner) != mine and stranger.game.running_since is not None
 
 
 def test_a_daily_deal_replayed_after_it_is_over_is_not_recorded(player, chain_daily):
