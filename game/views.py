@@ -8,6 +8,7 @@ from functools import wraps
 from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.defaultfilters import pluralize
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 from django_ratelimit.core import get_usage
@@ -34,7 +35,6 @@ FLASHED = (
     "left_daily",
     "set_aside",
 )
-TOO_MANY_HINTS = "Hints are coming faster than they can be thought out: wait a moment."
 TIPPED = "tipped"
 """Session key: the first-run tip has been shown."""
 
@@ -159,11 +159,18 @@ def move(request, game_id, action):
 def hint(request, game_id):
     owner = Owner.of(request)
     if wait := hint_wait(request, owner):
-        response = refusal(request, 429, TOO_MANY_HINTS)
+        response = refusal(request, 429, too_many_hints(wait))
         response["Retry-After"] = str(wait)
         return response
     outcome = play.hint(owner, game_id, version_of(request))
     return answer(request, outcome)
+
+
+def too_many_hints(wait: int) -> str:
+    return (
+        "Hints are coming faster than they can be thought out: "
+        f"ask again in {wait} second{pluralize(wait)}."
+    )
 
 
 def hint_wait(request, owner: Owner) -> int | None:

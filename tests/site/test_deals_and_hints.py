@@ -432,8 +432,10 @@ def test_hints_past_the_players_rate_are_refused_with_a_reason(player, settings,
     answers = [player.post("hint") for _ in range(4)]
 
     assert [answer.status_code for answer in answers] == [200, 200, 200, 429]
-    assert message(answers[-1].content) == views.TOO_MANY_HINTS
-    assert 1 <= int(answers[-1]["Retry-After"]) <= 60  # what is left of the minute
+    wait = int(answers[-1]["Retry-After"])
+    assert 1 <= wait <= 60  # what is left of the minute
+    assert message(answers[-1].content) == views.too_many_hints(wait)
+    assert f"in {wait} second" in message(answers[-1].content)
     assert player.game.hint_count == 3
 
 
@@ -448,8 +450,9 @@ def test_hints_past_the_addresss_rate_are_refused_whatever_session_asks(db, sett
     elsewhere = Player(Client(REMOTE_ADDR="192.0.2.7")).post("hint")
 
     assert [answer.status_code for answer in answers] == [200, 200, 200, 429]
-    assert message(answers[-1].content) == views.TOO_MANY_HINTS
-    assert 1 <= int(answers[-1]["Retry-After"]) <= 60
+    wait = int(answers[-1]["Retry-After"])
+    assert 1 <= wait <= 60
+    assert message(answers[-1].content) == views.too_many_hints(wait)
     assert elsewhere.status_code == 200  # another address counts on its own
 
 
