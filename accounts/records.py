@@ -332,10 +332,13 @@ def history(user):
 def line(game: Game, table_id: int | None) -> Line:
     on_table = game.pk == table_id
     scored = game.scoring != Scoring.NONE
+    # A deal known by its code alone is not named by it while it is played: the code shows every
+    # card.
+    by_code, in_play = game.identifier == game.deal.deck, game.status == Game.Status.PLAYING
     return Line(
         game_id=game.pk,
-        deal=game.identifier,
-        deal_is_code=game.identifier == game.deal.deck,
+        deal=game.name_in_play if by_code and in_play else game.identifier,
+        deal_is_code=by_code and not in_play,
         rules=game.rules,
         scoring=game.get_scoring_display() if scored else None,
         score=game.score if scored else None,

@@ -236,6 +236,14 @@ class Game(models.Model):
         return f"daily {self.daily.isoformat()}" if self.daily else self.deal.identifier
 
     @property
+    def name_in_play(self) -> str:
+        """The deal as the table names it while it is played: never by its code, which would show
+        every card (a deal typed by its code, or one whose number a new deal key has taken)."""
+        if self.daily:
+            return self.identifier
+        return f"deal {self.deal.number}" if self.deal.number else "custom deal"
+
+    @property
     def deal_name(self) -> str:
         """The deal as a heading names it: "daily 2026-12-05", "deal 77", "deal" and its code."""
         return self.identifier if self.daily else f"deal {self.deal.identifier}"

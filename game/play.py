@@ -27,6 +27,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q, Sum
 from django.http import Http404
 from django.utils import timezone
+from django.utils.text import capfirst
 
 from game import rows, verdicts
 from game.engine.analysis import analyse
@@ -327,7 +328,7 @@ def leave(
                     scoring=scoring or _scoring_handed_on(owner, row),
                     practice=practice,
                 )
-                news = f"Deal {fresh.identifier} dealt."
+                news = f"{capfirst(fresh.name_in_play)} dealt."
                 table = table_of(fresh)
                 # An untouched deal left has nothing to look back at.
                 looked_back = None if row.status == Status.SKIPPED else left

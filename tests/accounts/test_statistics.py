@@ -8,8 +8,10 @@ from django.utils import timezone
 
 from accounts import records
 from game import play
+from game.engine.deck import format_deck
 from game.models import Deal, Game, Verdict
 from tests.accounts.conftest import account_game, act, make_user
+from tests.engine.support import CHAIN_DECK
 from tests.site.markup import element, elements, text
 
 Status = Game.Status
@@ -341,6 +343,30 @@ def test_my_games_names_each_game_in_words_and_a_daily_deal_by_its_date(alice):
     form = client.get("/").content
     offered = element(element(form, "select", name="scoring"), "option", value="pysol").text
     assert element(element(page, data_scored="pysol"), "h3").text == offered
+
+
+def test_a_deal_known_by_its_code_alone_is_not_named_by_it_while_it_is_played(alice):
+    # Its number taken by a new deal key, or typed by its code: the code shows every card.
+    keyless = Deal.objects.create(deck=format_deck(CHAIN_DECK))
+    in_play = game_of(alice, Status.PLAYING, finished=None, deal=1)
+    Game.objects.filter(pk=in_play.pk).update(deal=keyless)
+    game_of(alice, D, finished=2, deal=1)
+    client = Client()
+    client.force_login(alice)
+    client.post(f"/accounts/games/{in_play.pk}/continue")
+
+    page = client.get("/accounts/games/").content
+    table = client.get("/").content
+
+    playing = element(page, "td", id=f"deal-of-{in_play.pk}")
+    assert playing.text == "custom deal" and keyless.deck not in page.decode()
+    assert "custom deal" in element(table, "h1").text and keyless.deck not in table.decode()
+    replayed = act(client, account_game(alice), "replay").content
+    assert keyless.deck not in replayed.decode()
+    # Over, it is named by its code, to copy.
+    Game.objects.filter(pk=in_play.pk).update(status=L, finished_at=START)
+    left = element(client.get("/accounts/games/").content, "td", id=f"deal-of-{in_play.pk}")
+    assert left.text == keyless.deck
 
 
 def test_everyones_results_of_several_days_are_each_days_results(alice):
