@@ -73,8 +73,8 @@ DEAL_WON = "This deal is won: start a new deal or replay it."
 NOT_YOURS = "There is no such game among yours."
 NO_UNDO_WHEN_SCORED = "Undo is off in scored play, so that a score cannot be bought back."
 REVEALED = (
-    "You have seen this game's analysis, so it stays as it ended: Try again from the analysis "
-    "plays the deal on from any move."
+    "You have seen this deal's analysis, so this game stays as it ended: Try again from the "
+    "analysis plays the deal on from any move."
 )
 STANDARD_RULES = "standard"
 DAILY_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
