@@ -85,13 +85,12 @@ def is_newcomer(request) -> bool:
 
 def newcomer_game(request) -> int:
     """The game a newcomer's first action acts on: the table they were dealt (its number in the
-    form's `dealt` field, and the daily deal's date in `daily`), stored now."""
+    form's `dealt` field; the daily deal by its date in `daily`, its number unsaid, lest it be
+    played beforehand as an ordinary game), stored now."""
     number = _whole_number(request.POST.get("dealt"), "dealt")
     try:
         day = play.daily_date(request.POST["daily"]) if "daily" in request.POST else None
         deal = play.daily_deal(day) if day else Deal.for_number(number or 0)
-        if day and deal.number != number:
-            raise DeckError(f"it is not the daily deal of {day.isoformat()}")
     except DeckError as error:
         raise BadInput(f"That table cannot be stored: {error}.") from None
     request.session[TIPPED] = True
