@@ -72,9 +72,10 @@
 
   // A tap made while the table's request is out is made again on the table its answer leaves
   // (htmx would drop it, or lose it with a button the answer replaced), or its card said gone;
-  // not if the answer deals another game, whose cards the tap was never aimed at (a New deal or
-  // Play pressed twice deals once).
+  // but not while another deal is being dealt, whose cards it was never aimed at (so a New deal
+  // or Play pressed twice deals once).
   let waiting = false;
+  let dealing = false;
   const queued = [];
   const tapKey = (submitter) =>
     submitter?.id ? `#${CSS.escape(submitter.id)}` : submitter?.dataset.action && `[data-action="${submitter.dataset.action}"]`;
@@ -89,17 +90,17 @@
     if (event.detail.target?.id !== "play") return;
     if (!waiting) {
       waiting = true;
+      dealing = /\/(new|replay|deal)$/.test(event.detail.path);
       return;
     }
     event.preventDefault();
     const key = tapKey(event.detail.triggeringEvent?.submitter);
-    if (key) queued.push({ key, game: gameOnTable() });
+    if (key && !dealing) queued.push(key);
   });
   // A card gone meanwhile (tapped twice) is said and passed over, and the next tap made.
   const tapQueued = () => {
     while (queued.length) {
-      const { key, game } = queued.shift();
-      if (game !== gameOnTable()) continue;
+      const key = queued.shift();
       const button = $(`#controls ${key}`) || $(key);
       if (button) return button.click();
       say("That card is no longer on the table.");
