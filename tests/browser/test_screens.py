@@ -262,6 +262,38 @@ def test_showing_a_hint_moves_no_control(screen, table):
     assert [table.locator(control).bounding_box() for control in controls()] == places
 
 
+@pytest.mark.parametrize("width, height", [(568, 320), (640, 360)])
+def test_on_a_phone_held_sideways_showing_a_hint_moves_no_control(table, width, height):
+    table.set_viewport_size({"width": width, "height": height})
+    start_deal(table, CHAIN_DECK)
+    places = [table.locator(control).bounding_box() for control in controls()]
+
+    table.locator("#controls [data-action=hint]").click()
+    expect(table.locator("#hint-slot .bar")).to_be_visible()
+
+    assert [table.locator(control).bounding_box() for control in controls()] == places
+    assert unreachable(table, ["#hint-slot .bar", "#table [data-hint]", *controls()]) == []
+
+
+@pytest.mark.parametrize("width, height", [(320, 568), (412, 915), (568, 320), (640, 360)])
+def test_the_status_line_keeps_its_lines_through_a_scored_hand(table, width, height):
+    """Figures growing a digit, a score changing sign, a run's reset: none may add a line to the
+    status, which would move the table and the stock under the finger."""
+    table.set_viewport_size({"width": width, "height": height})
+    start_deal(table, CHAIN_DECK, rules="wild", scoring="pysol")
+    still = ["#stock", "#c18", *controls()]
+    places = [table.locator(part).bounding_box() for part in still]
+
+    take(table, 18)
+    table.locator("#stock").click()  # the run of one ends: the counter shows its reset
+    expect(table.locator("#status .run.reset")).to_be_visible()
+    settle(table)
+
+    assert [table.locator(part).bounding_box() for part in still[:1] + still[2:]] == (
+        places[:1] + places[2:]
+    )
+
+
 def ask_for_a_long_hint(page) -> None:
     """A two-clause reason: the longest kind the hint bar has to hold."""
     start_deal(page, LAST_CHANCE_DECK)
