@@ -662,6 +662,21 @@ def test_a_deal_asked_for_while_a_tap_is_out_is_dealt_once_it_is_answered(table)
 
 
 @pytest.mark.usefixtures("intercepted")
+def test_a_hint_answered_while_a_take_is_out_leaves_the_take_its_table(table):
+    # The hint's answer redraws the table, whose form sent the take: the take's answer, arriving
+    # after, comes from a form no longer on the page, and must still swap nothing itself.
+    out = first_take_held(table)
+    table.locator("#controls [data-action=hint]").click()
+    expect(table.locator("#hint-slot .bar")).to_be_visible()
+
+    out.continue_()
+
+    expect(table.locator("#status")).to_have_attribute("data-cleared", "1")
+    expect(table.locator("#table [data-free]").first).to_be_visible()
+    expect(table.locator("#controls [data-action=undo]")).to_be_visible()
+
+
+@pytest.mark.usefixtures("intercepted")
 def test_new_deal_pressed_twice_while_its_answer_is_out_deals_once(table):
     start_deal(table, CHAIN_DECK)
     games_before = Game.objects.count()
