@@ -12,6 +12,7 @@ class ActionAdmin(ViewOnly, admin.ModelAdmin):
     """The append-only log: read-only for everyone, staff included."""
 
     list_display = ["game_link", "seq", "kind", "card", "player", "at"]
+    list_display_links = ["seq"]  # the first column is a link of its own, to the game
     ordering = ["-id"]  # the latest play first
     list_filter = ["kind", "at"]
     list_select_related = ["game__deal", "game__owner"]

@@ -236,6 +236,11 @@ def test_the_log_lists_the_latest_play_first(staff_client, db):
     assert [(row["game_link"].text, row["seq"].text) for row in rows] == [
         (f"Game {older.pk}", "2"), (f"Game {newer.pk}", "1"), (f"Game {older.pk}", "1"),
     ]  # fmt: skip
+    # Each entry's own link is its number: the game's link is not wrapped in another.
+    for row in rows:
+        (game_link,) = [part for part in row["game_link"].children if part.tag == "a"]
+        assert game_link.text and not [part for part in game_link.children if part.tag == "a"]
+        assert [part.text for part in row["seq"].children if part.tag == "a"] == [row["seq"].text]
 
 
 LEFT = Game.Status.LEFT

@@ -94,6 +94,23 @@ def test_no_serious_accessibility_violations(browser, live_server):
     assert serious_accessibility_violations(page) == []
 
 
+def test_zoomed_in_past_the_narrowest_phone_every_card_can_be_scrolled_to(page, table):
+    page.set_viewport_size({"width": 180, "height": 320})  # a 360 px phone at 200 % zoom
+
+    for pos in (18, 27):
+        card = table.locator(f"#c{pos}")
+        card.scroll_into_view_if_needed()
+        box = card.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 180
+
+
+def test_the_rules_link_takes_focus_to_the_rules(table):
+    table.locator('#controls a[href="#rules"]').focus()
+    table.keyboard.press("Enter")
+
+    expect(table.locator("#rules")).to_be_focused()
+
+
 def test_the_empty_stocks_count_is_as_legible_as_the_rest(new_device):
     page = new_device(bypass_csp=True)
     page.goto("/")
