@@ -129,6 +129,23 @@ def test_a_dead_end_then_its_analysis_and_try_again_from_the_last_winnable_move(
     assert game.moves == line[:k]
 
 
+@pytest.mark.parametrize("width, height", [(320, 568), (360, 640), (768, 1024)])
+def test_forward_stays_under_the_finger_step_after_step(table, width, height):
+    table.set_viewport_size({"width": width, "height": height})
+    deck, line = next(lost_lines(1))
+    start_deal(table, deck)
+    for move in line:
+        play_move(table, move)
+    table.locator("#panel [data-analysis]").click()
+    forward = table.get_by_role("link", name="Forward")
+    place = forward.bounding_box()
+
+    for step in range(1, 7):
+        forward.click()
+        expect(table.locator("[data-step]")).to_have_attribute("data-step", str(step))
+        assert forward.bounding_box() == place
+
+
 def test_the_analysis_names_red_cards_in_the_piles_as_readably_as_any_text(table):
     start_deal(table, CHAIN_DECK)
     for pos in CHAIN_ORDER:
