@@ -86,8 +86,17 @@
     message.textContent = text;
     $("#notice").replaceChildren(message);
   };
+  // A double tap's second tap lands where the card it took was: on a card that cannot be taken
+  // there, while the taken one is still flying, it is let go rather than refused.
+  const DOUBLE_TAP_MS = 400;
+  let tookAt = -Infinity;
   document.addEventListener("htmx:confirm", (event) => {
     if (event.detail.target?.id !== "play") return;
+    const card = event.detail.triggeringEvent?.submitter?.closest("#table .card");
+    if (card && !card.hasAttribute("data-free") && performance.now() - tookAt < DOUBLE_TAP_MS) {
+      event.preventDefault();
+      return;
+    }
     if (!waiting) {
       waiting = true;
       dealing = /\/(new|replay|deal)$/.test(event.detail.path);
@@ -120,6 +129,7 @@
   document.addEventListener("htmx:responseError", unanswered);
   document.addEventListener("htmx:afterRequest", (event) => {
     if (event.detail.target?.id !== "play") return;
+    if (event.detail.successful && event.detail.requestConfig.path.endsWith("/take")) tookAt = performance.now();
     waiting = false;
     setTimeout(tapQueued);
   });

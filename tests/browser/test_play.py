@@ -661,6 +661,18 @@ def test_a_deal_asked_for_while_a_tap_is_out_is_dealt_once_it_is_answered(table)
     expect(table.locator("#status h1 small")).to_have_text("deal 77")
 
 
+def test_a_double_taps_second_tap_on_the_card_beneath_is_let_go(table):
+    start_deal(table, CHAIN_DECK)
+    take(table, 18)
+    table.locator("#c9").click(force=True)  # where the 18th card was: a card still covered
+
+    table.wait_for_timeout(300)
+    expect(table.locator("[data-message]")).to_have_count(0)
+    table.wait_for_timeout(400)  # the taken card has landed: a tap there now is meant
+    table.locator("#c9").click(force=True)
+    expect(table.locator("[data-message]")).to_contain_text("still covered")
+
+
 @pytest.mark.usefixtures("intercepted")
 def test_a_hint_answered_while_a_take_is_out_leaves_the_take_its_table(table):
     # The hint's answer redraws the table, whose form sent the take: the take's answer, arriving
