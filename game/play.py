@@ -71,7 +71,7 @@ STALE = "The table had changed before that tap arrived; this is how it stands no
 MOVED_ON = "The table had changed to another deal before that tap arrived; this is that deal."
 DEAL_WON = "This deal is won: start a new deal or replay it."
 NOT_YOURS = "There is no such game among yours."
-NO_UNDO_WHEN_SCORED = "Undo is off in scored play, so that a score cannot be bought back."
+NO_UNDO_WHEN_SCORED = "Undo is off in scored play: a score cannot be bought back."
 REVEALED = (
     "You have seen this deal's analysis, so this game stays as it ended: Try again from the "
     "analysis plays the deal on from any move."

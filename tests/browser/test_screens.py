@@ -447,6 +447,20 @@ def test_what_a_tap_says_moves_no_control(table, width, height):
     screenshot(table, f"screens-refused-{width}x{height}")
 
 
+def test_on_the_narrowest_phone_undo_refused_in_scored_play_moves_no_control(table):
+    table.set_viewport_size({"width": 320, "height": 568})
+    start_deal(table, CHAIN_DECK, scoring="pysol")
+    take(table, 18)
+    settle(table)
+    places = [table.locator(control).bounding_box() for control in controls()]
+
+    table.locator("#controls [data-action=undo]").click()
+    expect(table.locator("[data-message]")).to_contain_text("Undo is off")
+    settle(table)
+
+    assert [table.locator(control).bounding_box() for control in controls()] == places
+
+
 @pytest.mark.parametrize("rules", ["standard", "wild"])
 def test_on_the_narrowest_phone_the_empty_stocks_note_moves_no_control(table, rules):
     table.set_viewport_size({"width": 320, "height": 568})
