@@ -129,7 +129,6 @@
   document.addEventListener("htmx:responseError", unanswered);
   document.addEventListener("htmx:afterRequest", (event) => {
     if (event.detail.target?.id !== "play") return;
-    if (event.detail.successful && event.detail.requestConfig.path.endsWith("/take")) tookAt = performance.now();
     waiting = false;
     setTimeout(tapQueued);
   });
@@ -189,6 +188,8 @@
   // else on the panel, a playable card or the stock.
   document.addEventListener("htmx:afterSwap", (event) => {
     readClock();
+    // A card taken (a refused tap says why instead): a tap on its place is let go for a moment.
+    if (event.detail.requestConfig?.path.endsWith("/take") && !$("[data-message]")) tookAt = performance.now();
     // Another game on the table: the address names the table, which a reload shows, not the
     // daily deal (/daily) or a folded result (?board).
     if (gameOnTable() !== gameWas && location.pathname + location.search !== "/") {
