@@ -252,7 +252,7 @@ def test_leaving_the_daily_deal_offers_it_again_before_its_analysis_which_ends_i
     record = Game.objects.get(daily=TODAY)
     links = {link["href"] for link in elements(left, "a")}
     assert links == {"/daily", f"/game/{record.pk}/analysis"}
-    assert "stays as it ended" in text(left)
+    assert "which ends it" in text(left)
     # Another deal left says nothing of the daily deal.
     ordinary = player.game
     player.post("draw")
