@@ -35,6 +35,10 @@ FLASHED = (
     "left_daily",
     "set_aside",
 )
+GONE_FROM_HERE = (
+    "That tap was for a game no longer open here (logged out, or in as someone else, in another "
+    "tab): this is the table now."
+)
 TIPPED = "tipped"
 """Session key: the first-run tip has been shown."""
 
@@ -70,8 +74,10 @@ def game_action(view):
             if request.htmx:
                 # The page's own forms name only the player's games: the player has changed
                 # since it was drawn (logged out, or in as someone else, in another tab). The
-                # whole page comes back, so that its account links say who is playing too.
+                # whole page comes back, so that its account links say who is playing too, and
+                # says why.
                 response["HX-Refresh"] = "true"
+                request.session[FLASH] = {"message": GONE_FROM_HERE}
             return response
 
     return checked

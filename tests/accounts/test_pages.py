@@ -4,9 +4,10 @@ from the table, with Django's field names and password validators."""
 import pytest
 from django.test import Client
 
+from game import views
 from game.models import Game
 from tests.accounts.conftest import PASSWORD, account_game, act, log_in, make_user
-from tests.site.markup import element, elements
+from tests.site.markup import element, elements, message
 
 ACCOUNT_PAGES = ["/accounts/login/", "/accounts/signup/"]
 
@@ -166,6 +167,9 @@ def test_a_tap_from_a_page_left_open_after_logging_out_reloads_it_and_changes_no
     assert response.status_code == 404 and response["HX-Refresh"] == "true"
     game.refresh_from_db()
     assert game.moves == []
+    reloaded = client.get("/").content
+    assert message(reloaded) == views.GONE_FROM_HERE
+    assert not elements(client.get("/").content, data_message=True), "said once"
 
 
 def test_change_password(client, alice):
