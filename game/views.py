@@ -74,10 +74,12 @@ def game_action(view):
             if request.htmx:
                 # The page's own forms name only the player's games: the player has changed
                 # since it was drawn (logged out, or in as someone else, in another tab). The
-                # whole page comes back, so that its account links say who is playing too, and
-                # says why.
+                # whole page comes back, so that its account links say who is playing too; and
+                # says why, to a player with a session to say it in (logged out, its account
+                # links say it, and a request without a session stores nothing).
                 response["HX-Refresh"] = "true"
-                request.session[FLASH] = {"message": GONE_FROM_HERE}
+                if not is_newcomer(request):
+                    request.session[FLASH] = {"message": GONE_FROM_HERE}
             return response
 
     return checked
