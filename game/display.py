@@ -71,11 +71,14 @@ def percent(fraction: float | None) -> str:
 
 
 @cache
-def card_button(pos: int, card: int | None, free: bool, hint: bool) -> SafeString:
-    """A card on the peaks (`card` None when face down), as the button that takes it."""
+def card_button(
+    pos: int, card: int | None, free: bool, hint: bool, covered: bool = False
+) -> SafeString:
+    """A card on the peaks (`card` None when face down), as the button that takes it; a face-up
+    card still `covered` (under open peaks) says so, to the eye and to a screen reader."""
     shown = None if card is None else face(card)
     place = {"pos": pos, "row": ROW_OF[pos], "column": grid_column(pos)}
-    return _piece("card", **place, face=shown, free=free, hint=hint)
+    return _piece("card", **place, face=shown, free=free, hint=hint, covered=covered)
 
 
 @cache
@@ -117,7 +120,11 @@ def context(outcome: Outcome, **extra) -> dict:
     cards = SafeString(
         "\n".join(
             card_button(
-                pos, table.deck[pos] if table.is_face_up(pos) else None, pos in free, pos == hinted
+                pos,
+                table.deck[pos] if table.is_face_up(pos) else None,
+                pos in free,
+                pos == hinted,
+                table.is_face_up(pos) and not table.is_uncovered(pos),
             )
             for pos in range(TABLEAU_SIZE)
             if not table.is_removed(pos)

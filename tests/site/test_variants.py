@@ -30,6 +30,13 @@ def test_open_peaks_show_every_card_from_the_deal(player):
     html = start(player, "open").content
 
     assert len(elements(html, "button", data_pos=True, data_card=True)) == 28
+    # The 18 still covered say so, to the eye and to a screen reader; the base row does not.
+    covered = [
+        card for card in elements(html, "button", data_card=True) if "covered" in card.classes
+    ]
+    assert sorted(int(card["data-pos"]) for card in covered) == list(range(18))
+    assert all(card["aria-label"].endswith(", covered") for card in covered)
+    assert not element(html, "button", data_pos="18")["aria-label"].endswith("covered")
 
 
 @pytest.mark.parametrize("rules", ["wild", "open+wild"])
