@@ -44,6 +44,17 @@ def log_in_from_the_table(page, username="alice") -> None:
     page.get_by_role("button", name="Log in").click()
 
 
+def test_with_text_twice_as_large_the_players_name_still_shows(new_device, alice):
+    page = new_device(PHONE)
+    page.context.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": 32}})
+    log_in_from_the_table(page)
+
+    who = page.locator("nav.account .who")
+    expect(who).to_have_text("alice")
+    assert who.bounding_box()["width"] >= 40
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
 def expect_table(page, cleared: int) -> None:
     expect(page.locator("#status")).to_have_attribute("data-cleared", str(cleared))
 
