@@ -475,10 +475,10 @@ def make_practice(games, seen_at: datetime) -> None:
 def _end_scored_hand(game_id: int, seen_at: datetime) -> None:
     """A scored hand made practice: its score what it stood at `seen_at`, by its log (scored play
     has no undo, so every move logged is in play)."""
-    while True:
-        row = Game.objects.select_related("deal").get(pk=game_id)
+
+    def end(row: Game) -> bool:
         if row.practice:
-            return
+            return False
         logged = row.actions.filter(kind__in=(Kind.TAKE, Kind.DRAW, Kind.WILD), at__lte=seen_at)
         moves = [action.move for action in logged]
         row.score = hand_score(row.deal.cards, moves, row.scoring, rules_named(row.rules))
@@ -486,8 +486,9 @@ def _end_scored_hand(game_id: int, seen_at: datetime) -> None:
         if row.status == Status.PLAYING:
             _end_as_left(row)
             row.revealed, row.revealed_at = True, seen_at
-        if rows.write_game(row):
-            return
+        return True
+
+    _rewrite(game_id, end)
 
 
 def analysis_of_game(row: Game) -> Analysis:
@@ -870,15 +871,25 @@ def _end_scored_hands_of(owner: Owner, deal: Deal, but: int | None = None) -> No
     """The player's scored hands of `deal` set aside unfinished (but the game `but`) end, left
     with what they made: the deal is being played in another hand, which shows its cards, and a
     scored hand taken up again knowing them could buy its score back."""
+
+    def end(row: Game) -> bool:
+        if row.status != Status.PLAYING:
+            return False
+        _end_as_left(row)
+        return True
+
     in_play = owner.games().filter(deal=deal, status=Status.PLAYING).exclude(pk=but)
     for game_id in in_play.exclude(scoring=Game.Scoring.NONE).values_list("pk", flat=True):
-        while True:
-            row = Game.objects.get(pk=game_id)
-            if row.status != Status.PLAYING:
-                break
-            _end_as_left(row)
-            if rows.write_game(row):
-                break
+        _rewrite(game_id, end)
+
+
+def _rewrite(game_id: int, change: Callable[[Game], bool]) -> None:
+    """Work `change` out on the game as stored (False: nothing to change) and write it if nobody
+    wrote it in between; else work it out again on the game as it then stands."""
+    while True:
+        row = Game.objects.select_related("deal").get(pk=game_id)
+        if not change(row) or rows.write_game(row):
+            return
 
 
 def _kind_of(action: Move) -> str:
