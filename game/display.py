@@ -124,7 +124,7 @@ def context(outcome: Outcome, **extra) -> dict:
                 table.deck[pos] if table.is_face_up(pos) else None,
                 pos in free,
                 pos == hinted,
-                table.is_face_up(pos) and not table.is_uncovered(pos),
+                table.rules.open_peaks and not table.is_uncovered(pos),
             )
             for pos in range(TABLEAU_SIZE)
             if not table.is_removed(pos)
