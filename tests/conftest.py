@@ -1,6 +1,8 @@
 import pytest
 from django.test import Client, override_settings
 
+from tests.day import TODAY
+
 
 @pytest.fixture(scope="session", autouse=True)
 def _test_settings():
@@ -17,6 +19,15 @@ def _test_settings():
         HINT_ADDRESS_RATE=None,
     ):
         yield
+
+
+@pytest.fixture(autouse=True)
+def _one_day(monkeypatch):
+    """The daily deal's day is the run's (tests/day.py), midnight or not."""
+    from game import display, play  # the site's modules load once Django is set up
+
+    for module in (play, display):
+        monkeypatch.setattr(module, "today", lambda: TODAY)
 
 
 def returning(client: Client) -> Client:

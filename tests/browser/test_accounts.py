@@ -1,7 +1,7 @@
 """Accounts in a real browser: one account on two devices plays one deal, the choice at login,
 and the account pages on a phone and a desktop."""
 
-from datetime import date, timedelta
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -20,6 +20,7 @@ from tests.browser.conftest import (
     start_deal,
     take,
 )
+from tests.day import TODAY
 from tests.engine.support import CHAIN_DECK
 
 pytestmark = pytest.mark.browser
@@ -294,7 +295,7 @@ def test_the_longest_name_leaves_the_account_links_on_a_phone(new_device):
 
 
 def test_the_history_keeps_a_deals_number_and_a_daily_deals_name_on_one_line(new_device, alice):
-    today = date.today()
+    today = TODAY
     for deal, daily in (
         (Deal.for_number(585321), today),
         (Deal.for_code(format_deck(CHAIN_DECK)), None),

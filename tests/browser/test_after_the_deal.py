@@ -2,7 +2,6 @@
 
 import json
 import re
-from datetime import UTC, datetime
 
 import pytest
 from playwright.sync_api import expect
@@ -12,6 +11,7 @@ from game.engine.scoring import hand_score
 from game.engine.state import DRAW, Table
 from game.models import Deal, Game
 from tests.browser.conftest import contrast, first_held, screenshot, start_deal, take
+from tests.day import TODAY
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 from tests.engine.test_analysis import lost_lines
 
@@ -213,7 +213,7 @@ def test_the_winnable_box_is_kept_though_a_tap_is_still_on_its_way(table):
 
 
 def test_two_players_get_the_same_daily_deal(browser, base_url):
-    today = datetime.now(UTC).date().isoformat()
+    today = TODAY.isoformat()
     shown = []
     for _ in range(2):
         page = browser.new_context(base_url=base_url).new_page()
@@ -227,7 +227,7 @@ def test_two_players_get_the_same_daily_deal(browser, base_url):
     assert shown[0] == shown[1]
     daily = Game.objects.filter(daily=today)
     assert daily.count() == 2 and len({game.deal_id for game in daily}) == 1
-    assert play.daily_deal(datetime.now(UTC).date()) == Deal.objects.get(pk=daily[0].deal_id)
+    assert play.daily_deal(TODAY) == Deal.objects.get(pk=daily[0].deal_id)
 
 
 def test_a_deal_dealt_from_the_daily_page_is_the_one_a_reload_shows(page):

@@ -1,6 +1,6 @@
 """Winnable deals only, and the daily deal (SPEC.md, "Winnable deals only, and the daily deal")."""
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 from django.test import Client
@@ -12,6 +12,7 @@ from game.models import Deal, Game, Verdict
 from game.owners import Owner
 from game.verdicts import is_winnable
 from tests.conftest import returning
+from tests.day import TODAY
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 from tests.site.conftest import HTMX, Player
 from tests.site.markup import element, elements, message, text
@@ -20,9 +21,6 @@ from tests.site.markup import element, elements, message, text
 def note(page) -> str:
     """What the table says of a choice set aside (data-note)."""
     return text(element(page, data_note=True))
-
-
-TODAY = datetime.now(UTC).date()
 
 
 def lost_deal_number() -> int:

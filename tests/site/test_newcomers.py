@@ -2,7 +2,7 @@
 page view writes nothing (no session, no game, no log row, no deal). Their first action stores the
 table they were dealt, with their session, and acts on it."""
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 from django.contrib.sessions.models import Session
@@ -11,13 +11,13 @@ from django.test import Client
 from game import play
 from game.models import Action, Deal, Game
 from game.play import STALE
+from tests.day import TODAY
 from tests.site.conftest import HTMX
 from tests.site.markup import element, elements, message
 
 pytestmark = pytest.mark.django_db
 
 STORED = (Session, Game, Action, Deal)
-TODAY = datetime.now(UTC).date()
 
 
 def stored_rows() -> dict:
