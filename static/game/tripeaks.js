@@ -70,12 +70,17 @@
     }
   });
 
+  const gameOnTable = () => $("#table")?.dataset.table.split(":")[0];
+
   // A tap made while the table's request is out is made again on the table its answer leaves
   // (htmx would drop it, or lose it with a button the answer replaced), or its card said gone;
-  // but not while another deal is being dealt, whose cards it was never aimed at (so a New deal
-  // or Play pressed twice deals once).
+  // but not while another deal is being dealt, nor once the answer leaves another game (dealt
+  // in another tab), whose cards it was never aimed at (so a New deal or Play pressed twice
+  // deals once). A newcomer's table (game 0) is stored by its first tap: the same deal.
   let waiting = false;
   let dealing = false;
+  let aimedAt = null;
+  let replaying = false;
   const queued = [];
   const tapKey = (submitter) =>
     submitter?.id ? `#${CSS.escape(submitter.id)}` : submitter?.dataset.action && `[data-action="${submitter.dataset.action}"]`;
@@ -86,20 +91,31 @@
     message.textContent = text;
     $("#notice").replaceChildren(message);
   };
-  // A double tap's second tap lands where the card it took was: on a card that cannot be taken
-  // there, while the taken one is still flying, it is let go rather than refused.
+  // A double tap's second tap lands where the card it took was: on a card that lay under it
+  // and cannot be taken, while the taken one is still flying, it is let go rather than refused.
+  // Any other tap is meant, and is made or refused as ever.
   const DOUBLE_TAP_MS = 400;
   let tookAt = -Infinity;
+  let tappedPlace = null;
+  let takenPlace = null;
+  const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const secondOfDoubleTap = (card) =>
+    !card.hasAttribute("data-free") &&
+    performance.now() - tookAt < DOUBLE_TAP_MS &&
+    takenPlace &&
+    overlap(card.getBoundingClientRect(), takenPlace);
   document.addEventListener("htmx:confirm", (event) => {
     if (event.detail.target?.id !== "play") return;
     const card = event.detail.triggeringEvent?.submitter?.closest("#table .card");
-    if (card && !card.hasAttribute("data-free") && performance.now() - tookAt < DOUBLE_TAP_MS) {
-      event.preventDefault();
-      return;
-    }
     if (!waiting) {
+      if (card && !replaying && secondOfDoubleTap(card)) {
+        event.preventDefault();
+        return;
+      }
       waiting = true;
       dealing = /\/(new|replay|deal)$/.test(event.detail.path);
+      aimedAt = gameOnTable();
+      tappedPlace = card?.getBoundingClientRect();
       return;
     }
     event.preventDefault();
@@ -111,7 +127,12 @@
     while (queued.length) {
       const key = queued.shift();
       const button = $(`#controls ${key}`) || $(key);
-      if (button) return button.click();
+      if (button) {
+        replaying = true;
+        button.click(); // htmx confirms it at once, here
+        replaying = false;
+        return;
+      }
       say("That card is no longer on the table.");
     }
   };
@@ -130,6 +151,7 @@
   document.addEventListener("htmx:afterRequest", (event) => {
     if (event.detail.target?.id !== "play") return;
     waiting = false;
+    if (aimedAt !== "0" && gameOnTable() !== aimedAt) queued.length = 0;
     setTimeout(tapQueued);
   });
 
@@ -137,7 +159,6 @@
   let focusKey = null;
   // Focus follows a hint to the move it marks, for Enter to play, unless it moved meanwhile.
   let hintAskedFrom, hintAskedFor, panelWasShown, gameWas, enterAwaitsHint;
-  const gameOnTable = () => $("#table")?.dataset.table.split(":")[0];
   const openResult = () => $("#panel:not([hidden]):not(.collapsed) h2");
   document.addEventListener("htmx:beforeRequest", (event) => {
     if (!event.detail.requestConfig.path.endsWith("/hint")) return;
@@ -189,7 +210,10 @@
   document.addEventListener("htmx:afterSwap", (event) => {
     readClock();
     // A card taken (a refused tap says why instead): a tap on its place is let go for a moment.
-    if (event.detail.requestConfig?.path.endsWith("/take") && !$("[data-message]")) tookAt = performance.now();
+    if (event.detail.requestConfig?.path.endsWith("/take") && !$("[data-message]")) {
+      tookAt = performance.now();
+      takenPlace = tappedPlace;
+    }
     // Another game on the table: the address names the table, which a reload shows, not the
     // daily deal (/daily) or a folded result (?board).
     if (gameOnTable() !== gameWas && location.pathname + location.search !== "/") {

@@ -661,6 +661,27 @@ def test_a_deal_asked_for_while_a_tap_is_out_is_dealt_once_it_is_answered(table)
     expect(table.locator("#status h1 small")).to_have_text("deal 77")
 
 
+@pytest.mark.usefixtures("intercepted")
+def test_taps_queued_for_a_deal_another_tab_has_replaced_are_not_made(table):
+    start_deal(table, CHAIN_DECK)
+    other = table.context.new_page()
+    other.goto("/")
+    start_deal(other, CHAIN_DECK)  # the same cards, dealt again: another game
+    held = []
+    table.route("**/take", lambda route: held.append(route))
+    table.locator("#c18").click()
+    out = first_held(table, held)
+    table.unroute("**/take")
+
+    table.locator("#c18").click()  # queued: its ace would fit the other game's king too
+    out.continue_()
+
+    expect(table.locator("[data-message]")).to_contain_text("changed to another deal")
+    table.wait_for_timeout(500)  # time for the queued tap to have gone out, were it made
+    assert Game.objects.latest("pk").moves == []
+    expect(table.locator("#status")).to_have_attribute("data-cleared", "0")
+
+
 def test_a_double_taps_second_tap_on_the_card_beneath_is_let_go(table):
     start_deal(table, CHAIN_DECK)
     take(table, 18)
@@ -671,6 +692,24 @@ def test_a_double_taps_second_tap_on_the_card_beneath_is_let_go(table):
     table.wait_for_timeout(400)  # the taken card has landed: a tap there now is meant
     table.locator("#c9").click(force=True)
     expect(table.locator("[data-message]")).to_contain_text("still covered")
+
+
+def test_a_quick_tap_elsewhere_after_a_take_is_answered(table):
+    start_deal(table, CHAIN_DECK)
+    take(table, 18)
+    table.locator("#c20").click()  # the 3: not under the ace just taken, and it does not fit
+
+    expect(table.locator("[data-message]")).to_contain_text("not one rank")
+
+
+@pytest.mark.usefixtures("intercepted")
+def test_a_tap_queued_behind_a_take_is_answered_though_it_comes_just_after_it(table):
+    out = first_take_held(table)
+    table.locator("#c20").click()  # the 3 cannot follow the ace
+    out.continue_()
+
+    expect(table.locator("[data-message]")).to_contain_text("not one rank")
+    assert Game.objects.latest("pk").moves == [18]
 
 
 @pytest.mark.usefixtures("intercepted")
