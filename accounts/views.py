@@ -119,11 +119,12 @@ def choose(request):
 @require_POST
 @login_required
 def continue_game(request, game_id):
-    """Continue one of the player's unfinished games; the table it replaces is set aside. Then
-    the table, or the page the login that asked which deal to continue was for."""
-    play.continue_game(Owner.of(request), game_id, unfinished=True)
+    """Continue one of the player's unfinished games (see play.take_up). Then the table, or the
+    page the login that asked which deal to continue was for."""
+    outcome = play.take_up(Owner.of(request), game_id)
     claim.chosen(request)
-    return redirect(page_asked_for(request, request.POST) or "table")
+    asked = page_asked_for(request, request.POST)
+    return redirect(asked) if asked else answer(request, outcome)
 
 
 def page_asked_for(request, data) -> str:

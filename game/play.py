@@ -71,6 +71,7 @@ STALE = "The table had changed before that tap arrived; this is how it stands no
 MOVED_ON = "The table had changed to another deal before that tap arrived; this is that deal."
 DEAL_WON = "This deal is won: start a new deal or replay it."
 NOT_YOURS = "There is no such game among yours."
+NO_LONGER_IN_PLAY = "That game is no longer in play, so it cannot be taken up again."
 NO_UNDO_WHEN_SCORED = "Undo is off in scored play: a score cannot be bought back."
 REVEALED = (
     "You have seen this deal's analysis, so this game stays as it ended: Try again from the "
@@ -332,7 +333,7 @@ def leave(
                 table = table_of(fresh)
                 # An untouched deal left has nothing to look back at.
                 looked_back = None if row.status == Status.SKIPPED else left
-                daily = row.status == Status.LEFT and row.daily == today() and not row.revealed
+                daily = _daily_left_unseen(row)
                 return Outcome(
                     fresh,
                     table,
@@ -535,8 +536,8 @@ def try_again_from(
 
 def open_daily(owner: Owner, day: date) -> Outcome:
     """The daily deal of `day` on the player's table: the game that is their record of it, if
-    they have begun it, else a new one. The table it replaces is set aside unfinished, as when
-    another game is taken up, to be taken up again later (said, if it was played)."""
+    they have begun it, else a new one. The table it replaces goes as when another game is taken
+    up (see take_up)."""
     table = current_game(owner)
     record = owner.games().filter(daily=day).first()
     if record is None:
@@ -546,10 +547,30 @@ def open_daily(owner: Owner, day: date) -> Outcome:
         except IntegrityError:  # begun at the same moment by another request of theirs
             record = owner.games().get(daily=day)
     continue_game(owner, record.pk)
-    outcome = open_table(owner)
-    if table and table.pk != record.pk and table.status == Status.PLAYING and table.move_count:
-        outcome = replace(outcome, set_aside=table.pk)
-    return outcome
+    return _saying_what_became_of(table, open_table(owner))
+
+
+def take_up(owner: Owner, game_id: int) -> Outcome:
+    """One of the player's games still in play made their table again (see continue_game), saying
+    what became of the table it replaces."""
+    if _load(owner, game_id).status != Status.PLAYING:
+        return replace(open_table(owner), message=NO_LONGER_IN_PLAY)
+    table = current_game(owner)
+    continue_game(owner, game_id, unfinished=True)
+    return _saying_what_became_of(table, open_table(owner))
+
+
+def _saying_what_became_of(table: Game | None, outcome: Outcome) -> Outcome:
+    """The outcome of taking up another game, saying what became of `table`, the one it replaced,
+    if it was being played: set aside unfinished, to be taken up again later; or, a scored hand of
+    the deal now taken up, left with the score it had made (see _end_scored_hands_of)."""
+    played = table and table.status == Status.PLAYING and table.move_count
+    if not played or table.pk == outcome.row.pk:
+        return outcome
+    table.refresh_from_db(fields=["status", "score"])
+    if table.status == Status.PLAYING:
+        return replace(outcome, set_aside=table.pk)
+    return replace(outcome, left_score=table.score)
 
 
 def daily_results(day: date) -> dict:
@@ -581,7 +602,7 @@ def continue_game(owner: Owner, game_id: int, *, unfinished: bool = False) -> Ga
             # Written in one order, so two devices swapping tables at once cannot deadlock.
             games = sorted([row, *aside], key=lambda game: game.pk)
             if all(_take_up_or_set_aside(game, row) for game in games):
-                if row.status == Status.PLAYING:
+                if row.status == Status.PLAYING or _daily_left_unseen(row):  # to be played on
                     _end_scored_hands_of(owner, row.deal, but=row.pk)
                 return row
             transaction.set_rollback(True)
@@ -674,6 +695,11 @@ def _make_move(
     row.longest_run = table.longest_run
     row.version += 1
     return outcome, entries
+
+
+def _daily_left_unseen(row: Game) -> bool:
+    """Today's daily deal left without its analysis seen: /daily takes it up again."""
+    return row.status == Status.LEFT and row.daily == today() and not row.revealed
 
 
 def _take_up_or_set_aside(game: Game, table: Game) -> bool:

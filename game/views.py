@@ -283,8 +283,10 @@ def again(request, game_id):
 @require_POST
 def take_up(request, game_id):
     """Take up again a game set aside unfinished (the table it replaces is set aside in turn)."""
-    play.continue_game(owner_of_stored(request), game_id, unfinished=True)
-    return redirect("table")
+    try:
+        return answer(request, play.take_up(owner_of_stored(request), game_id))
+    except Http404 as error:
+        return refusal(request, 404, str(error))
 
 
 @require_POST

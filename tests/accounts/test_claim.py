@@ -21,7 +21,7 @@ from tests.accounts.conftest import (
 )
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 from tests.site.decks import DEAD_END_DECK
-from tests.site.markup import element, elements
+from tests.site.markup import element, elements, message
 
 CHAIN = format_deck(CHAIN_DECK)
 
@@ -179,6 +179,7 @@ def test_the_deal_set_aside_can_be_continued_later_exactly_as_it_was(client, ali
     assert account_game(alice) == here
     page = client.get("/").content.decode()
     assert f'data-table="{here.pk}:{here.version}"' in page and "Cleared 2/28" in page
+    assert "set aside" in element(page, "form", action=f"/game/{theirs.pk}/take-up").text
     theirs.refresh_from_db()
     assert theirs.status == Game.Status.PLAYING and theirs.move_count == 2
 
@@ -233,9 +234,9 @@ def test_a_finished_game_cannot_be_continued(client, alice):
     game.refresh_from_db()
     assert game.status == Game.Status.LEFT
 
-    response = client.post(f"/accounts/games/{game.pk}/continue")
+    response = client.post(f"/accounts/games/{game.pk}/continue", follow=True)
 
-    assert response.status_code == 404
+    assert message(response.content) == play.NO_LONGER_IN_PLAY
     game.refresh_from_db()
     assert game.status == Game.Status.LEFT and account_game(alice) != game
 

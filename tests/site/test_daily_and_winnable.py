@@ -148,9 +148,33 @@ def test_the_daily_deal_is_played_once_for_the_record_and_sets_the_table_aside(p
     take_up = element(first, "form", action=f"/game/{aside.pk}/take-up")
     assert "set aside, unfinished" in text(take_up)
     assert not elements(again, "form", action=f"/game/{aside.pk}/take-up")
-    player.client.post(take_up["action"])
+    player.post("draw")  # the record played: set aside in turn, and said
+    back = player.client.post(take_up["action"], follow=True).content
     table = play.current_game(Owner(session_key=player.client.session.session_key))
     assert table == aside and table.moves == ["draw"]
+    assert "set aside, unfinished" in text(
+        element(back, "form", action=f"/game/{record.pk}/take-up")
+    )
+
+
+@pytest.mark.parametrize("record", ["set aside", "left"])
+def test_the_daily_deal_taken_up_ends_a_scored_hand_of_it_and_says_with_what_score(
+    player, chain_daily, record
+):
+    player.client.get("/daily")
+    player.take(CHAIN_ORDER[0])
+    if record == "set aside":
+        player.post("replay")
+    player.post("deal", {"deal": chain_daily.identifier, "scoring": "classic"})
+    hand = player.game
+    player.take(CHAIN_ORDER[0])
+
+    shown = player.client.get("/daily").content
+
+    hand.refresh_from_db()
+    assert hand.status == Game.Status.LEFT and hand.score == 1
+    assert element(shown, data_left_score="1")
+    assert not elements(shown, "form", action=f"/game/{hand.pk}/take-up")
 
 
 def test_only_the_players_own_game_in_play_can_be_taken_up(player):
@@ -160,9 +184,10 @@ def test_only_the_players_own_game_in_play_can_be_taken_up(player):
     stranger = Player(Client())
     stranger.post("draw")
 
-    for game in (stranger.game, mine):
-        response = player.client.post(f"/game/{game.pk}/take-up")
-        assert response.status_code == 404
+    refused = player.client.post(f"/game/{stranger.game.pk}/take-up")
+    assert refused.status_code == 404 and message(refused.content) == play.NOT_YOURS
+    over = player.client.post(f"/game/{mine.pk}/take-up", follow=True)
+    assert message(over.content) == play.NO_LONGER_IN_PLAY
     assert Game.objects.get(pk=mine.pk).status == Game.Status.LEFT
     owner = Owner(session_key=player.client.session.session_key)
     assert play.current_game(owner) != mine and stranger.game.running_since is not None
