@@ -36,8 +36,8 @@ FLASHED = (
     "set_aside",
 )
 GONE_FROM_HERE = (
-    "That tap was for a game no longer open here (logged out, or in as someone else, in another "
-    "tab): this is the table now."
+    "That tap was not made: you logged in or out in another tab since this page opened. "
+    "This is the table now."
 )
 TIPPED = "tipped"
 """Session key: the first-run tip has been shown."""
@@ -73,16 +73,22 @@ def game_action(view):
             response = refusal(request, 404, str(error))
             if request.htmx:
                 # The page's own forms name only the player's games: the player has changed
-                # since it was drawn (logged out, or in as someone else, in another tab). The
-                # whole page comes back, so that its account links say who is playing too; and
-                # says why, to a player with a session to say it in (logged out, its account
-                # links say it, and a request without a session stores nothing).
-                response["HX-Refresh"] = "true"
-                if not is_newcomer(request):
-                    request.session[FLASH] = {"message": GONE_FROM_HERE}
+                # since it was drawn. The whole page comes back, so that its account links say
+                # who is playing too.
+                reload_saying_why(request, response)
             return response
 
     return checked
+
+
+def reload_saying_why(request, response) -> None:
+    """Have the page that sent a tap reload, saying why the tap was not made: the player logged
+    in or out in another tab since it opened. Said to a player with a session to say it in: one
+    just logged out has its "Log in" link to say it, and a request without a session stores
+    nothing."""
+    response["HX-Refresh"] = "true"
+    if not is_newcomer(request):
+        request.session[FLASH] = {"message": GONE_FROM_HERE}
 
 
 def is_newcomer(request) -> bool:

@@ -2,6 +2,8 @@
 
 from django.views.csrf import csrf_failure
 
+from game.views import reload_saying_why
+
 
 def refused(request, reason=""):
     """Django's own refusal, with the site's 403_csrf.html. A tap's token goes out of date when
@@ -9,5 +11,5 @@ def refused(request, reason=""):
     fresh token, since an app on a phone's home screen has no reload button to press."""
     response = csrf_failure(request, reason)
     if request.htmx:
-        response["HX-Refresh"] = "true"
+        reload_saying_why(request, response)
     return response

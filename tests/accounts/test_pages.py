@@ -7,6 +7,7 @@ from django.test import Client
 from game import views
 from game.models import Game
 from tests.accounts.conftest import PASSWORD, account_game, act, log_in, make_user
+from tests.site.conftest import HTMX
 from tests.site.markup import element, elements, message
 
 ACCOUNT_PAGES = ["/accounts/login/", "/accounts/signup/"]
@@ -171,6 +172,33 @@ def test_a_tap_from_a_page_left_open_after_logging_out_reloads_it_and_changes_no
     if then:  # logged out, the page's "Log in" says it
         assert message(reloaded) == views.GONE_FROM_HERE
     assert not elements(client.get("/").content, data_message=True), "said once, if at all"
+
+
+def test_a_tap_with_a_token_gone_out_of_date_reloads_the_page_saying_why(alice):
+    client = Client(enforce_csrf_checks=True)
+    client.get("/accounts/login/")
+    logged_in = {"username": "alice", "password": PASSWORD}
+    client.post(
+        "/accounts/login/", logged_in | {"csrfmiddlewaretoken": client.cookies["csrftoken"].value}
+    )
+    page = client.get("/").content
+    token = elements(page, "input", name="csrfmiddlewaretoken")[0]["value"]
+    game = account_game(alice)
+    make_user("bob")  # in another tab, in as bob: the token changes
+    client.post("/accounts/logout/", {"csrfmiddlewaretoken": token})
+    client.get("/accounts/login/")
+    bob = {"username": "bob", "password": PASSWORD}
+    client.post(
+        "/accounts/login/", bob | {"csrfmiddlewaretoken": client.cookies["csrftoken"].value}
+    )
+
+    sent = {"version": game.version, "csrfmiddlewaretoken": token}
+    response = client.post(f"/game/{game.pk}/draw", sent, headers=HTMX)
+
+    assert response.status_code == 403 and response["HX-Refresh"] == "true"
+    game.refresh_from_db()
+    assert game.moves == []
+    assert message(client.get("/").content) == views.GONE_FROM_HERE
 
 
 def test_change_password(client, alice):
