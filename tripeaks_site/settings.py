@@ -136,7 +136,9 @@ WSGI_APPLICATION = "tripeaks_site.wsgi.application"
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=60,
+        # A worker keeps its connection; the development server's thread per request would keep
+        # one each, until PostgreSQL has none left to give.
+        conn_max_age=0 if DEBUG else 60,
         conn_health_checks=True,
     )
 }
