@@ -1,5 +1,8 @@
+from bisect import bisect_left
+
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.db.models import Q
 from django.shortcuts import get_object_or_404, render
 from django.urls import path, reverse
@@ -103,14 +106,26 @@ class GameAdmin(DealNumberSearch, ViewOnly, admin.ModelAdmin):
             )
         except IllegalAction as error:
             table, replay_error = None, str(error)
+        log = Paginator(log_entries(game.deal.cards, actions), LOG_PAGE)
+        shown = _whole_number(request.GET.get("page")) or _page_of(at, actions)
         context = {
             **(extra_context or {}),
-            "log": log_entries(game.deal.cards, actions),
+            "log": log.get_page(shown),
             "at": at,
             "table": table,
             "replay_error": replay_error,
         }
         return super().change_view(request, object_id, form_url, context)
+
+
+LOG_PAGE = 200
+"""Log entries listed at a time: a long game's log (thousands of taps and undos) made its page
+megabytes long."""
+
+
+def _page_of(seq: int, actions) -> int:
+    """The page of the move list that lists log entry `seq` (the deal, 0, heads the first)."""
+    return bisect_left([action.seq for action in actions], seq) // LOG_PAGE + 1
 
 
 def _whole_number(text: str | None) -> int | None:

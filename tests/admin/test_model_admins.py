@@ -31,6 +31,27 @@ def test_a_games_page_shows_its_move_list_and_table_at_any_entry(staff_client, l
     assert "22 in the stock" in latest.find("data-table-at").text
 
 
+def test_a_long_logs_move_list_comes_a_page_at_a_time_the_page_of_the_entry_shown(staff_client, db):
+    kinds = ["draw", "undo"] * 150 + ["draw"]
+    game = Game.objects.create(deal=Deal.for_number(1), move_count=151, undo_count=150)
+    Action.objects.bulk_create(
+        Action(game=game, seq=seq, kind=kind) for seq, kind in enumerate(kinds, 1)
+    )
+    url = f"{GAMES}{game.pk}/change/"
+
+    latest = parse(staff_client.get(url).content.decode())
+    early = parse(staff_client.get(url + "?at=5").content.decode())
+    earlier = parse(staff_client.get(url + "?page=1").content.decode())
+
+    listed = [int(entry.attrs["data-seq"]) for entry in latest.find_all("data-seq")]
+    assert listed == list(range(201, 302))
+    assert "22 in the stock" in latest.find("data-table-at").text
+    assert [entry.attrs["data-seq"] for entry in early.find_all("data-seq")][4] == "5"
+    assert "22 in the stock" in early.find("data-table-at").text
+    assert len(earlier.find_all("data-seq")) == 200
+    assert "22 in the stock" in earlier.find("data-table-at").text, "the latest entry's table"
+
+
 def test_staff_see_face_down_cards_and_the_stock_order(staff_client, logged_game):
     html = staff_client.get(f"{GAMES}{logged_game.pk}/change/?at=0").content.decode()
     deck = logged_game.deal.deck
