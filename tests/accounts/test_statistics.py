@@ -123,6 +123,23 @@ def test_my_games_pages_a_long_history(alice):
     assert second.text.count("<tr data-game=") == 5
 
 
+def test_my_games_leads_to_either_end_of_a_long_history(alice):
+    for hour in range(80):
+        game_of(alice, W, finished=hour)
+    client = Client()
+    client.force_login(alice)
+
+    def pages_linked(page: int) -> list[tuple[str, str]]:
+        nav = element(
+            client.get(f"/accounts/games/?page={page}").content, "nav", **{"class": "pages"}
+        )
+        return [(link.text, link["href"]) for link in elements(nav, "a")]
+
+    assert pages_linked(1) == [("Older", "?page=2"), ("Oldest", "?page=4")]
+    assert pages_linked(2) == [("Newer", "?page=1"), ("Older", "?page=3"), ("Oldest", "?page=4")]
+    assert pages_linked(4) == [("Newest", "?page=1"), ("Newer", "?page=3")]
+
+
 def test_replay_from_my_games_deals_that_deal_again_and_sets_the_table_aside(alice):
     old = game_of(alice, D, finished=1, deal=42)
     client = Client()
