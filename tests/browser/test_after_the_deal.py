@@ -137,12 +137,15 @@ def test_forward_stays_under_the_finger_step_after_step(table, width, height):
     for move in line:
         play_move(table, move)
     table.locator("#panel [data-analysis]").click()
+    expect(table.locator("[data-step]")).to_be_attached()
+    table.wait_for_load_state()
     forward = table.get_by_role("link", name="Forward")
     place = forward.bounding_box()
 
     for step in range(1, 7):
         forward.click()
         expect(table.locator("[data-step]")).to_have_attribute("data-step", str(step))
+        table.wait_for_load_state()  # laid out with its stylesheets, as the finger meets it
         assert forward.bounding_box() == place
 
 
