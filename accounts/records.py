@@ -28,6 +28,7 @@ from django.db.models import Count, Max, Min, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from game import play
 from game.display import clock
 from game.engine.rules import STANDARD_NAME
 from game.models import Deal, Game, Verdict
@@ -159,6 +160,7 @@ class Line:
     on_table: bool
     resumable: bool
     over: bool
+    replayable: bool
 
 
 def counted(user):
@@ -352,4 +354,5 @@ def line(game: Game, table_id: int | None) -> Line:
         on_table=on_table,
         resumable=game.status == Status.PLAYING and not on_table,
         over=game.status != Status.PLAYING,
+        replayable=not play.still_a_record(game),
     )

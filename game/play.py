@@ -31,7 +31,7 @@ from django.utils.text import capfirst
 
 from game import rows, verdicts
 from game.engine.analysis import analyse
-from game.engine.cards import card_label
+from game.engine.cards import DECK_SIZE, card_label
 from game.engine.daily import candidates as daily_candidates
 from game.engine.deck import MAX_DEAL_NUMBER, DeckError
 from game.engine.geometry import COVERS
@@ -72,6 +72,10 @@ MOVED_ON = "The table had changed to another deal before that tap arrived; this 
 DEAL_WON = "This deal is won: start a new deal or replay it."
 NOT_YOURS = "There is no such game among yours."
 NO_LONGER_IN_PLAY = "That game is no longer in play, so it cannot be taken up again."
+RECORD_FIRST = (
+    "That deal is a daily deal of yours still to be finished: no other hand of it is dealt "
+    "until then."
+)
 NO_UNDO_WHEN_SCORED = "Undo is off in scored play: a score cannot be bought back."
 REVEALED = (
     "You have seen this deal's analysis, so this game stays as it ended: Try again from the "
@@ -305,6 +309,9 @@ def leave(
         row = _load(owner, game_id)
         if _stale(row, version):
             return as_it_stands(owner, row)
+        records = owner.games().filter(deal=deal or row.deal, daily__isnull=False)
+        if any(map(still_a_record, records)):
+            return Outcome(row, table_of(row), message=RECORD_FIRST)
         left_score, entries = None, []
         # A scored hand is not set aside for another hand of its deal (see _end_scored_hands_of).
         dealt_again = row.scoring != Game.Scoring.NONE and deal in (None, row.deal)
@@ -695,6 +702,15 @@ def _make_move(
     row.longest_run = table.longest_run
     row.version += 1
     return outcome, entries
+
+
+def still_a_record(row: Game) -> bool:
+    """Whether the game is a player's record of a daily deal still to be finished for real, with
+    cards of it unseen. No other hand of its deal is dealt for them meanwhile: the record would be
+    rehearsed."""
+    if row.daily is None or row.practice or len(row.seen) == DECK_SIZE:
+        return False
+    return row.status == Status.PLAYING or _daily_left_unseen(row)
 
 
 def _daily_left_unseen(row: Game) -> bool:

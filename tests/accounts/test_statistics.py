@@ -140,6 +140,21 @@ def test_my_games_leads_to_either_end_of_a_long_history(alice):
     assert pages_linked(4) == [("Newest", "?page=1"), ("Newer", "?page=3")]
 
 
+def test_my_games_offers_no_replay_of_a_daily_deal_until_its_record_is_finished(alice):
+    client = Client()
+    client.force_login(alice)
+    client.get("/daily")
+    record = account_game(alice)
+    act(client, record, "draw")
+    replays = [form["action"] for form in elements(client.get("/accounts/games/").content, "form")]
+
+    forged = client.post(f"/accounts/games/{record.pk}/replay", follow=True)
+
+    assert f"/accounts/games/{record.pk}/replay" not in replays
+    assert element(forged.content, data_message=True).text == play.RECORD_FIRST
+    assert account_game(alice) == record
+
+
 def test_replay_from_my_games_deals_that_deal_again_and_sets_the_table_aside(alice):
     old = game_of(alice, D, finished=1, deal=42)
     client = Client()

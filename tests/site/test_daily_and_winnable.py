@@ -157,24 +157,39 @@ def test_the_daily_deal_is_played_once_for_the_record_and_sets_the_table_aside(p
     )
 
 
-@pytest.mark.parametrize("record", ["set aside", "left"])
-def test_the_daily_deal_taken_up_ends_a_scored_hand_of_it_and_says_with_what_score(
-    player, chain_daily, record
+def test_a_hand_taken_up_ends_a_scored_hand_of_its_deal_and_says_with_what_score(player):
+    player.start(CHAIN_DECK)
+    unscored = player.game
+    player.take(CHAIN_ORDER[0])
+    player.client.get("/daily")  # the hand set aside
+    player.post("deal", {"deal": unscored.deal.identifier, "scoring": "classic"})
+    scored = player.game
+    player.take(CHAIN_ORDER[0])
+
+    shown = player.client.post(f"/game/{unscored.pk}/take-up", follow=True).content
+
+    scored.refresh_from_db()
+    assert scored.status == Game.Status.LEFT and scored.score == 1
+    assert element(shown, data_left_score="1")
+    assert not elements(shown, "form", action=f"/game/{scored.pk}/take-up")
+
+
+@pytest.mark.parametrize("how", ["replayed", "typed", "typed once left"])
+def test_no_other_hand_of_a_daily_deal_is_dealt_while_its_record_is_to_be_finished(
+    player, chain_daily, how
 ):
     player.client.get("/daily")
     player.take(CHAIN_ORDER[0])
-    if record == "set aside":
-        player.post("replay")
-    player.post("deal", {"deal": chain_daily.identifier, "scoring": "classic"})
-    hand = player.game
-    player.take(CHAIN_ORDER[0])
+    if how == "typed once left":
+        player.post("new")  # /daily takes it up again
 
-    shown = player.client.get("/daily").content
+    if how == "replayed":
+        refused = player.post("replay")
+    else:
+        refused = player.post("deal", {"deal": chain_daily.identifier})
 
-    hand.refresh_from_db()
-    assert hand.status == Game.Status.LEFT and hand.score == 1
-    assert element(shown, data_left_score="1")
-    assert not elements(shown, "form", action=f"/game/{hand.pk}/take-up")
+    assert message(refused.content) == play.RECORD_FIRST
+    assert Game.objects.filter(deal=chain_daily).count() == 1
 
 
 def test_only_the_players_own_game_in_play_can_be_taken_up(player):
