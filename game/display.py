@@ -15,7 +15,7 @@ from game.engine.cards import SUIT_SYMBOLS, card_code, card_label, is_red, rank_
 from game.engine.geometry import ACROSS, ROW_OF, TABLEAU_SIZE
 from game.engine.state import DRAW, WILD
 from game.models import Game
-from game.play import UNSTORED, Outcome, bank_of, daily_results, today
+from game.play import UNSTORED, Outcome, bank_of, daily_results, still_a_record, today
 
 
 def grid_column(pos: int) -> int:
@@ -148,6 +148,8 @@ def context(outcome: Outcome, **extra) -> dict:
         "scored": scored,
         "bank": bank_of(row) if scored else None,
         "daily_results": _daily_results(row.daily) if row.daily and panel else None,
+        # A daily record an undo can still lead out of is dealt again once it is over for good.
+        "replayable": panel != "dead_end" or not still_a_record(row),
         "left": outcome.left,
         "left_daily": outcome.left_daily,
         "set_aside": outcome.set_aside,

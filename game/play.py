@@ -73,8 +73,8 @@ DEAL_WON = "This deal is won: start a new deal or replay it."
 NOT_YOURS = "There is no such game among yours."
 NO_LONGER_IN_PLAY = "That game is no longer in play, so it cannot be taken up again."
 RECORD_FIRST = (
-    "That deal is a daily deal of yours still to be finished: no other hand of it is dealt "
-    "until then."
+    "That is a daily deal of yours you can still play on: no other hand of it until it is won "
+    "or its analysis seen."
 )
 NO_UNDO_WHEN_SCORED = "Undo is off in scored play: a score cannot be bought back."
 REVEALED = (
@@ -391,10 +391,15 @@ def _start_daily(
     """A daily deal typed into the deal form, saying so when the game or scoring chosen there
     is set aside for it."""
     other_rules = rules not in (None, STANDARD_RULES)
+    record = owner.games().filter(daily=chosen.daily).first()
     if chosen.daily == today():
         outcome = open_daily(owner, chosen.daily)
         set_aside = other_rules or scoring not in (None, Game.Scoring.NONE)
         why = "today's daily deal is standard and unscored, as everyone plays it"
+    elif record is not None and still_a_record(record):  # a past day's (see leave)
+        outcome = _taking_up(owner, current_game(owner), record.pk)
+        set_aside = True
+        why = "your record of that daily deal can still be played on: here it is, as you left it"
     else:
         outcome = leave(
             owner, game_id, version, chosen.deal, Kind.NEW, rules=STANDARD_RULES, scoring=scoring
@@ -553,8 +558,7 @@ def open_daily(owner: Owner, day: date) -> Outcome:
                 record = _start(owner, daily_deal(day), Kind.NEW, daily=day)
         except IntegrityError:  # begun at the same moment by another request of theirs
             record = owner.games().get(daily=day)
-    continue_game(owner, record.pk)
-    return _saying_what_became_of(table, open_table(owner))
+    return _taking_up(owner, table, record.pk)
 
 
 def take_up(owner: Owner, game_id: int) -> Outcome:
@@ -562,22 +566,24 @@ def take_up(owner: Owner, game_id: int) -> Outcome:
     what became of the table it replaces."""
     if _load(owner, game_id).status != Status.PLAYING:
         return replace(open_table(owner), message=NO_LONGER_IN_PLAY)
-    table = current_game(owner)
-    continue_game(owner, game_id, unfinished=True)
-    return _saying_what_became_of(table, open_table(owner))
+    return _taking_up(owner, current_game(owner), game_id, unfinished=True)
 
 
-def _saying_what_became_of(table: Game | None, outcome: Outcome) -> Outcome:
-    """The outcome of taking up another game, saying what became of `table`, the one it replaced,
-    if it was being played: set aside unfinished, to be taken up again later; or, a scored hand of
-    the deal now taken up, left with the score it had made (see _end_scored_hands_of)."""
+def _taking_up(owner: Owner, table: Game | None, game_id: int, unfinished: bool = False):
+    """continue_game, saying what became of `table`, the one it replaced, if it was being played:
+    set aside unfinished, to be taken up again later; or, a scored hand of the deal now taken up,
+    left with the score it had made (see _end_scored_hands_of)."""
+    continue_game(owner, game_id, unfinished=unfinished)
+    outcome = open_table(owner)
     played = table and table.status == Status.PLAYING and table.move_count
-    if not played or table.pk == outcome.row.pk:
+    if not played or table.pk == game_id:
         return outcome
     table.refresh_from_db(fields=["status", "score"])
     if table.status == Status.PLAYING:
         return replace(outcome, set_aside=table.pk)
-    return replace(outcome, left_score=table.score)
+    if table.status == Status.LEFT and table.scoring != Game.Scoring.NONE:
+        return replace(outcome, left_score=table.score)
+    return outcome
 
 
 def daily_results(day: date) -> dict:
@@ -705,12 +711,13 @@ def _make_move(
 
 
 def still_a_record(row: Game) -> bool:
-    """Whether the game is a player's record of a daily deal still to be finished for real, with
-    cards of it unseen. No other hand of its deal is dealt for them meanwhile: the record would be
-    rehearsed."""
+    """Whether the game is a player's record of a daily deal that can still be played on (in play,
+    at a dead end an undo leads out of, or today's left: see analysis_of), with cards of it unseen.
+    No other hand of its deal is dealt for them meanwhile: the record would be rehearsed."""
     if row.daily is None or row.practice or len(row.seen) == DECK_SIZE:
         return False
-    return row.status == Status.PLAYING or _daily_left_unseen(row)
+    undone_yet = row.status == Status.DEAD_END and not row.revealed  # undo leads out of it
+    return row.status == Status.PLAYING or undone_yet or _daily_left_unseen(row)
 
 
 def _daily_left_unseen(row: Game) -> bool:

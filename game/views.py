@@ -249,7 +249,9 @@ def daily(request):
         outcome = play.dealt_table(today)
     else:
         outcome = play.open_daily(Owner.of(request), today)
-        outcome = replace(outcome, hint=play.last_hint(outcome.row))
+        # Why a tap on this page was refused, as it asked for the page anew (reload_saying_why).
+        refused = request.session.pop(FLASH, {}).get("message") or outcome.message
+        outcome = replace(outcome, hint=play.last_hint(outcome.row), message=refused)
     context = display.context(
         outcome, tip=first_visit(request), winnable_only=preferences.winnable_only(request)
     )

@@ -129,7 +129,8 @@ def _page_of(seq: int, actions) -> int:
 
 
 def _whole_number(text: str | None) -> int | None:
-    """?step=N of the analysis page; anything else shows its start, as review.context does."""
+    """A whole number asked for (?step=N of the analysis page, ?page=N of the move list); anything
+    else is none: the analysis's start, the move list's page of the entry shown."""
     return int(text) if text and text.isascii() and text.isdigit() else None
 
 

@@ -74,12 +74,17 @@
 
   // A tap made while the table's request is out is made again on the table its answer leaves
   // (htmx would drop it, or lose it with a button the answer replaced), or its card said gone;
-  // but not while another deal is being dealt, nor once the answer leaves another game (dealt
+  // but not while another deal is being dealt, nor once the answer leaves another deal (dealt
   // in another tab), whose cards it was never aimed at (so a New deal or Play pressed twice
-  // deals once). A newcomer's table (game 0) is stored by its first tap: the same deal.
+  // deals once). A newcomer's table (game 0) is stored by its first tap, as another game of the
+  // same deal, unless another tab stored another first: the face-up cards still there tell.
   let waiting = false;
   let dealing = false;
   let aimedAt = null;
+  let aimedFaces = null;
+  const faces = () => new Map([...document.querySelectorAll("#table [data-card]")].map((card) => [card.id, card.dataset.card]));
+  const anotherDeal = () =>
+    aimedAt === "0" ? [...faces()].some(([id, code]) => aimedFaces.has(id) && aimedFaces.get(id) !== code) : gameOnTable() !== aimedAt;
   let replaying = false;
   const queued = [];
   const tapKey = (submitter) =>
@@ -115,6 +120,7 @@
       waiting = true;
       dealing = /\/(new|replay|deal)$/.test(event.detail.path);
       aimedAt = gameOnTable();
+      aimedFaces = faces();
       tappedPlace = card?.getBoundingClientRect();
       return;
     }
@@ -151,7 +157,7 @@
   document.addEventListener("htmx:afterRequest", (event) => {
     if (event.detail.target?.id !== "play") return;
     waiting = false;
-    if (aimedAt !== "0" && gameOnTable() !== aimedAt) queued.length = 0;
+    if (anotherDeal()) queued.length = 0;
     setTimeout(tapQueued);
   });
 

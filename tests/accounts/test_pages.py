@@ -174,15 +174,16 @@ def test_a_tap_from_a_page_left_open_after_logging_out_reloads_it_and_changes_no
     assert not elements(client.get("/").content, data_message=True), "said once, if at all"
 
 
-def test_a_tap_with_a_token_gone_out_of_date_reloads_the_page_saying_why(alice):
+@pytest.mark.parametrize("page", ["/", "/daily"])
+def test_a_tap_with_a_token_gone_out_of_date_reloads_the_page_saying_why(alice, page):
     client = Client(enforce_csrf_checks=True)
     client.get("/accounts/login/")
     logged_in = {"username": "alice", "password": PASSWORD}
     client.post(
         "/accounts/login/", logged_in | {"csrfmiddlewaretoken": client.cookies["csrftoken"].value}
     )
-    page = client.get("/").content
-    token = elements(page, "input", name="csrfmiddlewaretoken")[0]["value"]
+    shown = client.get(page).content
+    token = elements(shown, "input", name="csrfmiddlewaretoken")[0]["value"]
     game = account_game(alice)
     make_user("bob")  # in another tab, in as bob: the token changes
     client.post("/accounts/logout/", {"csrfmiddlewaretoken": token})
@@ -198,7 +199,7 @@ def test_a_tap_with_a_token_gone_out_of_date_reloads_the_page_saying_why(alice):
     assert response.status_code == 403 and response["HX-Refresh"] == "true"
     game.refresh_from_db()
     assert game.moves == []
-    assert message(client.get("/").content) == views.GONE_FROM_HERE
+    assert message(client.get(page).content) == views.GONE_FROM_HERE
 
 
 def test_change_password(client, alice):

@@ -682,6 +682,28 @@ def test_taps_queued_for_a_deal_another_tab_has_replaced_are_not_made(table):
     expect(table.locator("#status")).to_have_attribute("data-cleared", "0")
 
 
+@pytest.mark.usefixtures("intercepted")
+def test_a_newcomers_taps_queued_for_a_deal_another_tab_stored_first_are_not_made(table):
+    # Two tabs of one newcomer, each dealt a table of its own: the other's first tap stores its
+    # deal, and the first tab's answer is that deal.
+    other = table.context.new_page()
+    other.goto("/")
+    other.locator("#stock").click()
+    expect(other.locator("#table")).not_to_have_attribute("data-table", re.compile("^0:"))
+    held = []
+    table.route("**/draw", lambda route: held.append(route))
+    table.locator("#stock").click()
+    out = first_held(table, held)
+    table.unroute("**/draw")
+
+    table.locator("#stock").click()  # queued, for the deal this tab was dealt
+    out.continue_()
+
+    expect(table.locator("#table")).not_to_have_attribute("data-table", re.compile("^0:"))
+    table.wait_for_timeout(500)  # time for the queued draw to have gone out, were it made
+    assert Game.objects.get().moves == ["draw"]
+
+
 def test_a_double_taps_second_tap_on_the_card_beneath_is_let_go(table):
     start_deal(table, CHAIN_DECK)
     take(table, 18)

@@ -15,6 +15,7 @@ from tests.conftest import returning
 from tests.day import TODAY
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 from tests.site.conftest import HTMX, Player
+from tests.site.decks import DEAD_END_DECK
 from tests.site.markup import element, elements, message, text
 
 
@@ -190,6 +191,41 @@ def test_no_other_hand_of_a_daily_deal_is_dealt_while_its_record_is_to_be_finish
 
     assert message(refused.content) == play.RECORD_FIRST
     assert Game.objects.filter(deal=chain_daily).count() == 1
+
+
+def test_a_daily_deal_at_a_dead_end_is_dealt_again_once_its_analysis_is_seen(player, monkeypatch):
+    deal = Deal.for_code(format_deck(DEAD_END_DECK))
+    monkeypatch.setattr(play, "daily_deal", lambda day: deal)
+    player.client.get("/daily")
+    for _ in range(23):
+        ended = player.post("draw")
+    record = player.game
+    assert record.status == Game.Status.DEAD_END
+
+    refused = player.post("replay")
+
+    assert not elements(element(ended.content, id="panel"), "button", data_action="replay")
+    assert message(refused.content) == play.RECORD_FIRST and player.game == record
+    player.client.get(f"/game/{record.pk}/analysis")  # over for good: no undo out of it now
+    assert elements(element(player.client.get("/").content, id="panel"), data_action="replay")
+    player.post("replay")
+    assert player.game != record and player.game.deal == deal
+
+
+def test_a_past_daily_deal_still_in_play_typed_by_its_name_is_taken_up(player):
+    first = player.game
+    player.post("draw")
+    player.client.get("/daily")
+    player.post("draw")
+    record = player.game
+    player.client.post(f"/game/{first.pk}/take-up")  # the record set aside, in play
+    Game.objects.filter(pk=record.pk).update(daily=TODAY - timedelta(days=1))  # the next day
+
+    dealt = player.post("deal", {"deal": f"daily {(TODAY - timedelta(days=1)).isoformat()}"})
+
+    table = play.current_game(Owner(session_key=player.client.session.session_key))
+    assert table == record and table.moves == ["draw"]
+    assert "can still be played on" in note(dealt.content)
 
 
 def test_only_the_players_own_game_in_play_can_be_taken_up(player):
