@@ -72,10 +72,7 @@ MOVED_ON = "The table had changed to another deal before that tap arrived; this 
 DEAL_WON = "This deal is won: start a new deal or replay it."
 NOT_YOURS = "There is no such game among yours."
 NO_LONGER_IN_PLAY = "That game is no longer in play, so it cannot be taken up again."
-RECORD_FIRST = (
-    "That is a daily deal of yours you can still play on: no other hand of it until it is won "
-    "or its analysis seen."
-)
+RECORD_FIRST = "That daily deal of yours is still open: no other hand of it yet."
 NO_UNDO_WHEN_SCORED = "Undo is off in scored play: a score cannot be bought back."
 REVEALED = (
     "You have seen this deal's analysis, so this game stays as it ended: Try again from the "
@@ -399,7 +396,7 @@ def _start_daily(
     elif record is not None and still_a_record(record):  # a past day's (see leave)
         outcome = _taking_up(owner, current_game(owner), record.pk)
         set_aside = True
-        why = "your record of that daily deal can still be played on: here it is, as you left it"
+        why = "your record of that daily deal, as you left it"
     else:
         outcome = leave(
             owner, game_id, version, chosen.deal, Kind.NEW, rules=STANDARD_RULES, scoring=scoring

@@ -35,10 +35,7 @@ FLASHED = (
     "left_daily",
     "set_aside",
 )
-GONE_FROM_HERE = (
-    "That tap was not made: you logged in or out in another tab since this page opened. "
-    "This is the table now."
-)
+GONE_FROM_HERE = "That tap was not made: you logged in or out in another tab."
 TIPPED = "tipped"
 """Session key: the first-run tip has been shown."""
 

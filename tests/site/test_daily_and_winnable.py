@@ -225,7 +225,7 @@ def test_a_past_daily_deal_still_in_play_typed_by_its_name_is_taken_up(player):
 
     table = play.current_game(Owner(session_key=player.client.session.session_key))
     assert table == record and table.moves == ["draw"]
-    assert "can still be played on" in note(dealt.content)
+    assert "as you left it" in note(dealt.content)
 
 
 def test_only_the_players_own_game_in_play_can_be_taken_up(player):
