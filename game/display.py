@@ -149,7 +149,7 @@ def context(outcome: Outcome, **extra) -> dict:
         "bank": bank_of(row) if scored else None,
         "daily_results": _daily_results(row.daily) if row.daily and panel else None,
         # A daily record an undo can still lead out of is dealt again once it is over for good.
-        "replayable": panel != "dead_end" or not still_a_record(row),
+        "replayable": not still_a_record(row),
         "left": outcome.left,
         "left_daily": outcome.left_daily,
         "set_aside": outcome.set_aside,

@@ -124,6 +124,10 @@ class StillPlaying(Exception):
     """The game is not over: nothing may be said of its hidden cards yet."""
 
 
+class NotInPlay(Exception):
+    """The game is over: it cannot be taken up as one still being played."""
+
+
 Change = Callable[[Game], tuple[Outcome | None, list]]
 """A change to a game: the row, changed in place, to what the page shows and the log entries to
 write with it (none: nothing to write). Raises Stale for a request made for another table."""
@@ -388,12 +392,12 @@ def _start_daily(
     """A daily deal typed into the deal form, saying so when the game or scoring chosen there
     is set aside for it."""
     other_rules = rules not in (None, STANDARD_RULES)
-    record = owner.games().filter(daily=chosen.daily).first()
     if chosen.daily == today():
         outcome = open_daily(owner, chosen.daily)
         set_aside = other_rules or scoring not in (None, Game.Scoring.NONE)
         why = "today's daily deal is standard and unscored, as everyone plays it"
-    elif record is not None and still_a_record(record):  # a past day's (see leave)
+    elif (record := owner.games().filter(daily=chosen.daily).first()) and still_a_record(record):
+        # A past day's record, which no other hand of its deal may rehearse (see leave).
         outcome = _taking_up(owner, current_game(owner), record.pk)
         set_aside = True
         why = "your record of that daily deal, as you left it"
@@ -561,9 +565,10 @@ def open_daily(owner: Owner, day: date) -> Outcome:
 def take_up(owner: Owner, game_id: int) -> Outcome:
     """One of the player's games still in play made their table again (see continue_game), saying
     what became of the table it replaces."""
-    if _load(owner, game_id).status != Status.PLAYING:
+    try:
+        return _taking_up(owner, current_game(owner), game_id, unfinished=True)
+    except NotInPlay:
         return replace(open_table(owner), message=NO_LONGER_IN_PLAY)
-    return _taking_up(owner, current_game(owner), game_id, unfinished=True)
 
 
 def _taking_up(owner: Owner, table: Game | None, game_id: int, unfinished: bool = False):
@@ -598,15 +603,15 @@ def daily_results(day: date) -> dict:
 
 def continue_game(owner: Owner, game_id: int, *, unfinished: bool = False) -> Game:
     """Make one of the player's games their table, exactly as it was left (with `unfinished`, only
-    if it is still being played: a finished game stays as it ended). Only the table's clock runs:
-    any other game's (the table it replaces, a game claimed at login) is stopped, and an unfinished
-    one stays unfinished, to be taken up again later."""
+    if it is still being played, else NotInPlay: a finished game stays as it ended). Only the
+    table's clock runs: any other game's (the table it replaces, a game claimed at login) is
+    stopped, and an unfinished one stays unfinished, to be taken up again later."""
     while True:
         running = owner.games().filter(running_since__isnull=False).exclude(pk=game_id)
         aside = list(running.select_related("deal"))
         row = _load(owner, game_id)
         if unfinished and row.status != Status.PLAYING:
-            raise Http404(NOT_YOURS)
+            raise NotInPlay
         row.current_since = timezone.now()
         with transaction.atomic():
             # Written in one order, so two devices swapping tables at once cannot deadlock.

@@ -120,7 +120,7 @@
       waiting = true;
       dealing = /\/(new|replay|deal)$/.test(event.detail.path);
       aimedAt = gameOnTable();
-      aimedFaces = faces();
+      aimedFaces = aimedAt === "0" ? faces() : null;
       tappedPlace = card?.getBoundingClientRect();
       return;
     }

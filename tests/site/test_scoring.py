@@ -2,7 +2,6 @@
 Undo is off, and the bank adds up the player's hands in each system."""
 
 import pytest
-from django.http import Http404
 
 from game import play
 from game.engine.deck import format_deck
@@ -91,7 +90,7 @@ def test_replaying_a_scored_hand_in_play_ends_it_rather_than_setting_it_aside(pl
     ended = Game.objects.get(pk=hand.pk)
     assert ended.status == Game.Status.LEFT and ended.score == 1 and ended.finished_at
     assert outcome.left_score == 1
-    with pytest.raises(Http404):
+    with pytest.raises(play.NotInPlay):
         play.continue_game(owner_of(player), hand.pk, unfinished=True)
 
 
