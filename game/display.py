@@ -15,7 +15,15 @@ from game.engine.cards import SUIT_SYMBOLS, card_code, card_label, is_red, rank_
 from game.engine.geometry import ACROSS, ROW_OF, TABLEAU_SIZE
 from game.engine.state import DRAW, WILD
 from game.models import Game
-from game.play import UNSTORED, Outcome, bank_of, daily_results, still_a_record, today
+from game.play import (
+    UNSTORED,
+    Outcome,
+    bank_of,
+    daily_results,
+    scoring_handed_on,
+    still_a_record,
+    today,
+)
 
 
 def grid_column(pos: int) -> int:
@@ -147,6 +155,8 @@ def context(outcome: Outcome, **extra) -> dict:
         "rules": RULES_BY_NAME[row.rules],
         "scored": scored,
         "bank": bank_of(row) if scored else None,
+        # The deal form deals as New deal would: after practice, the last scoring played for real.
+        "next_scoring": scoring_handed_on(row),
         "daily_results": _daily_results(row.daily) if row.daily and panel else None,
         # A daily record an undo can still lead out of is dealt again once it is over for good.
         "replayable": not still_a_record(row),

@@ -73,6 +73,7 @@ DEAL_WON = "This deal is won: start a new deal or replay it."
 NOT_YOURS = "There is no such game among yours."
 NO_LONGER_IN_PLAY = "That game is no longer in play, so it cannot be taken up again."
 RECORD_FIRST = "That daily deal of yours is still open: no other hand of it yet."
+SEEN_WHOLE = "you have seen this deal whole, so this hand of it is practice, unscored"
 NO_UNDO_WHEN_SCORED = "Undo is off in scored play: a score cannot be bought back."
 REVEALED = (
     "You have seen this deal's analysis, so this game stays as it ended: Try again from the "
@@ -325,6 +326,7 @@ def leave(
                 left_score = row.score
         aside = row.pk if row.status == Status.PLAYING else None
         left = None if aside else row.pk
+        asked = scoring or scoring_handed_on(row)
         with transaction.atomic():
             if rows.write_game(row, entries, current=True):
                 fresh = _start(
@@ -334,7 +336,7 @@ def leave(
                     left=left,
                     played=played,
                     rules=rules or row.rules,
-                    scoring=scoring or _scoring_handed_on(owner, row),
+                    scoring=asked,
                     practice=practice,
                 )
                 news = f"{capfirst(fresh.name_in_play)} dealt."
@@ -342,9 +344,12 @@ def leave(
                 # An untouched deal left has nothing to look back at.
                 looked_back = None if row.status == Status.SKIPPED else left
                 daily = _daily_left_unseen(row)
+                # A score asked for and not given says why (see _start).
+                unscored = fresh.practice and not practice and asked != Game.Scoring.NONE
                 return Outcome(
                     fresh,
                     table,
+                    note=SEEN_WHOLE if unscored else "",
                     news=news,
                     left=looked_back,
                     left_score=left_score,
@@ -353,11 +358,12 @@ def leave(
                 )
 
 
-def _scoring_handed_on(owner: Owner, row: Game) -> str:
+def scoring_handed_on(row: Game) -> str:
     """The scoring a game left for another hands on: its own, or after practice (always unscored)
-    that of the player's last game played for real."""
+    that of its player's last game played for real."""
     if not row.practice:
         return row.scoring
+    owner = Owner(user_id=row.owner_id, session_key=row.session_key)
     real = owner.games().filter(practice=False).order_by("-pk").values_list("scoring", flat=True)
     return real.first() or Game.Scoring.NONE
 

@@ -329,6 +329,28 @@ def test_a_deal_whose_analysis_was_seen_is_practice_however_it_is_dealt_again(pl
     assert "practice" in text(element(player.client.get("/").content, "h1"))
 
 
+@pytest.mark.parametrize("plain", [False, True], ids=["htmx", "plain post"])
+def test_a_score_asked_for_a_deal_seen_whole_is_not_given_and_the_table_says_why(
+    player, lost, plain
+):
+    player.client.get(f"/game/{lost.pk}/analysis")
+
+    response = player.post("deal", {"deal": format_deck(DECK), "scoring": "pysol"}, htmx=not plain)
+
+    page = player.client.get("/").content if plain else response.content
+    assert player.game.practice and player.game.scoring == "none"
+    assert "practice, unscored" in text(element(page, data_note=True))
+
+
+def test_a_deal_seen_whole_dealt_unscored_as_asked_needs_no_word(player, lost):
+    player.client.get(f"/game/{lost.pk}/analysis")
+
+    response = player.post("replay", game=lost)  # unscored, as the game it replays
+
+    assert player.game.practice
+    assert not elements(response.content, data_note=True)
+
+
 def test_seeing_a_deals_analysis_makes_its_game_still_in_play_practice(player):
     code = format_deck(CHAIN_DECK)
     player.post("deal", {"deal": code})
@@ -374,6 +396,10 @@ def test_after_practice_a_new_deal_is_scored_as_the_player_last_played_for_real(
     player.client.get(f"/game/{lost.pk}/analysis")
     player.post("deal", {"deal": format_deck(DECK)})  # practice, so unscored
     assert player.game.practice and player.game.scoring == "none"
+    # The deal form offers the scoring New deal deals with, not the practice hand's.
+    form = element(player.client.get("/").content, data_deal_form=True)
+    offered = element(element(form, "select", name="scoring"), "option", selected=True)
+    assert offered["value"] == "classic"
 
     player.post("new")
 
