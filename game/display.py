@@ -12,7 +12,7 @@ from django.utils.safestring import SafeString
 
 from game.choices import FLAG_CHOICES, RULE_CHOICES, RULES_BY_NAME, SCORING_CHOICES
 from game.engine.cards import SUIT_SYMBOLS, card_code, card_label, is_red, rank_symbol, suit
-from game.engine.geometry import ACROSS, ROW_OF, TABLEAU_SIZE
+from game.engine.geometry import ACROSS, BASE_ROW, ROW_OF, ROWS, TABLEAU_SIZE
 from game.engine.state import DRAW, WILD
 from game.models import Game
 from game.play import (
@@ -29,6 +29,19 @@ from game.play import (
 def grid_column(pos: int) -> int:
     """The first of the two half-card grid columns a card spans (20 columns, 1-based)."""
     return int(2 * ACROSS[pos]) + 1
+
+
+def place_words(pos: int) -> str:
+    """Where a card sits, as a screen reader says it: the eye sees at once which peak a card is
+    on and what holds it down, the ear only by its place."""
+    row = ROW_OF[pos]
+    if row == ROW_OF[BASE_ROW.start]:
+        return f"bottom row, {pos - BASE_ROW.start + 1} of {len(BASE_ROW)}"
+    peak, across = divmod(pos - ROWS[row].start, row + 1)  # a peak's row holds row + 1 cards
+    side = ("left", "middle", "right")[peak]
+    if row == 0:
+        return f"{side} peak, top"
+    return f"{side} peak, row {row + 1}, {across + 1} of {row + 1}"
 
 
 def rules_label(name: str) -> str:
@@ -85,7 +98,7 @@ def card_button(
     """A card on the peaks (`card` None when face down), as the button that takes it; a face-up
     card still `covered` (under open peaks) says so, to the eye and to a screen reader."""
     shown = None if card is None else face(card)
-    place = {"pos": pos, "row": ROW_OF[pos], "column": grid_column(pos)}
+    place = {"pos": pos, "row": ROW_OF[pos], "column": grid_column(pos), "where": place_words(pos)}
     return _piece("card", **place, face=shown, free=free, hint=hint, covered=covered)
 
 

@@ -249,6 +249,7 @@
 
   const closeHint = () => {
     $("#hint-slot").replaceChildren();
+    $("#hint-said").replaceChildren();
     document.querySelectorAll("[data-hint]").forEach((element) => element.removeAttribute("data-hint"));
   };
 

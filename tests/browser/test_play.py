@@ -155,7 +155,7 @@ def test_undo_covers_a_card_again_as_face_down(table):
 
     card = table.locator('[data-pos="9"]')
     expect(card).not_to_have_attribute("data-card", "JC")
-    expect(card).to_have_attribute("aria-label", "face-down card")
+    expect(card).to_have_attribute("aria-label", "face-down card, left peak, row 3, 1 of 3")
     expect(table.locator('[data-pos="19"]')).to_have_attribute("data-card", "2C")
 
 
@@ -423,6 +423,28 @@ def test_the_unsolvable_verdict_stays_in_the_hint_bar_with_four_exits(table):
     verdict.locator("[data-action=undo]").click()
     expect(table.locator("#status")).to_have_attribute("data-cleared", "24")
     expect(table.locator("#hint-slot [data-verdict]")).to_have_count(0)
+
+
+LIVE_REGIONS = "[aria-live], [role=status], [role=alert]"
+
+
+def test_a_screen_reader_hears_the_hints_reason_alone(table):
+    """Not "Checking for a good move…" before every hint, nor a proven loss's exits read on
+    after its verdict as if they were words of it."""
+    play_to_a_proven_loss(table)
+    expect(table.locator("#hint-slot [data-verdict]")).to_be_visible()
+
+    regions = table.evaluate(
+        """(live) => [...document.querySelectorAll(live)].map((region) => ({
+            said: region.textContent.trim(), buttons: region.querySelectorAll("button").length,
+        }))""",
+        LIVE_REGIONS,
+    )
+    verdict = [region for region in regions if "cannot be finished" in region["said"]]
+    assert len(verdict) == 1 and verdict[0]["buttons"] == 0
+    assert not table.locator("#checking").evaluate("(p, live) => p.closest(live)", LIVE_REGIONS)
+    table.keyboard.press("Escape")  # the hint put away, nothing of it is left to be read
+    expect(table.locator("#hint-said")).to_be_empty()
 
 
 def test_a_deal_dealt_from_the_form_is_played_on_from_the_keyboard(table):

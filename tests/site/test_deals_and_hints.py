@@ -136,11 +136,12 @@ def test_a_hint_marks_a_card_and_is_logged(player):
     html = response.content
     assert element(html, id="hint-slot").has("hx-swap-oob")
     assert hinted(html) == [card(html, 18)]
-    # Said once, by the hint bar's live region: the notice's, the moves' news, says nothing.
+    # Said once, by the hint's live region: the notice's, the moves' news, says nothing.
     reason = text(element(html, id="hint-slot"))
     assert reason.startswith("Take the ace of clubs") and not text(element(html, id="notice"))
+    assert text(element(html, id="hint-said")) == reason
     ace = card(html, 18)
-    assert (ace["data-card"], ace["aria-label"]) == ("AC", "ace of clubs")
+    assert (ace["data-card"], ace["aria-label"]) == ("AC", "ace of clubs, bottom row, 1 of 10")
     assert ace.has("data-free")
     game = player.game
     entry = game.actions.last()

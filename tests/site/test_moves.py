@@ -33,7 +33,13 @@ def test_the_page_deals_a_game_on_the_first_visit(player):
     face_up = {int(each["data-pos"]) for each in cards if each.has("data-card")}
     assert face_up == set(range(18, 28))
     face_down = [each["aria-label"] for each in cards if not each.has("data-card")]
-    assert face_down == ["face-down card"] * 18
+    assert all(label.startswith("face-down card, ") for label in face_down) and len(face_down) == 18
+    # Each card is told apart by its place, as the eye tells them: which peak, which row.
+    labels = [each["aria-label"] for each in cards]
+    assert len(set(labels)) == 28
+    assert labels[0] == "face-down card, left peak, top"
+    assert labels[13].startswith("face-down card, middle peak, row 3, 2 of 3")
+    assert labels[27].endswith(", bottom row, 10 of 10")
     assert element(page, "button", data_stock=True)["data-stock"] == "23"
     assert kinds(player.game) == ["new"]
 
@@ -176,7 +182,10 @@ def test_undo_covers_an_uncovered_card_again_as_face_down(player):
     html = player.post("undo").content
 
     again = card(html, 9)
-    assert not again.has("data-card") and again["aria-label"] == "face-down card"
+    assert (
+        not again.has("data-card")
+        and again["aria-label"] == "face-down card, left peak, row 3, 1 of 3"
+    )
     assert not elements(html, data_card="JC") and "jack of clubs" not in html.decode()
     game = player.game
     assert game.moves == [18] and game.undo_count == 1 and 9 in game.seen
