@@ -10,6 +10,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm, UsernameField
 from django.contrib.auth.signals import user_login_failed
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.shortcuts import redirect, render
@@ -51,6 +52,10 @@ class LoginView(auth_views.LoginView):
         # The name stays filled in; the password, emptied, is what to type again.
         form.fields["username"].widget.attrs.pop("autofocus", None)
         form.fields["password"].widget.attrs["autofocus"] = True
+        # Why, shown by the password field and read with it as focus lands there (a field's
+        # error is tied to it; the form's own is tied to nothing).
+        if NON_FIELD_ERRORS in form.errors:
+            form.add_error("password", form.errors.pop(NON_FIELD_ERRORS).as_data())
         return super().form_invalid(form)
 
 

@@ -8,7 +8,7 @@ from game import views
 from game.models import Game
 from tests.accounts.conftest import PASSWORD, account_game, act, log_in, make_user
 from tests.site.conftest import HTMX
-from tests.site.markup import element, elements, message
+from tests.site.markup import element, elements, message, text
 
 ACCOUNT_PAGES = ["/accounts/login/", "/accounts/signup/"]
 
@@ -114,6 +114,15 @@ def test_a_failed_login_does_not_say_which_part_was_wrong(client, alice):
     assert element(wrong_password, "input", name="password").has("autofocus")
     assert not element(wrong_password, "input", name="username").has("autofocus")
     assert element(client.get("/accounts/login/").text, "input", name="username").has("autofocus")
+
+
+def test_a_failed_logins_reason_is_read_with_the_field_focused(client, alice):
+    page = log_in(client, "alice", "nope").text
+
+    password = element(page, "input", name="password")
+    assert password["aria-invalid"] == "true"
+    said = element(page, id=password["aria-describedby"])
+    assert "Please enter a correct username and password." in text(said)
 
 
 def test_login_returns_to_the_page_asked_for(client, alice):
