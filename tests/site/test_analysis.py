@@ -121,8 +121,24 @@ def test_a_screen_reader_reads_the_whole_deal_card_by_card(player, lost):
     assert named == [card_label(card_from_code(card["data-card"])) for card in cards]
     said_next = [card["aria-label"].endswith(", played next") for card in cards]
     assert said_next == [card.has("data-next") for card in cards]
-    # A page of the line comes back with focus on Forward, to step on.
-    assert element(page, "a", rel="next").has("autofocus")
+    # A page of the line comes back with focus on Forward, to step on, which reads the step.
+    forward = element(page, "a", rel="next")
+    assert forward.has("autofocus")
+    assert text(element(page, id=forward["aria-describedby"])).startswith("Step 1 of ")
+
+
+def test_the_lines_last_step_comes_back_with_focus_on_back(player, lost):
+    """Forward is gone there: focus would fall to the page's start."""
+    analysis_url = f"/game/{lost.pk}/analysis"
+    player.client.get(analysis_url)
+    steps = len(Analysis.objects.get(game=lost).line)
+
+    end = player.client.get(f"{analysis_url}?step={steps}").content
+
+    back = element(end, "a", rel="prev")
+    assert back.has("autofocus") and not elements(end, rel="next")
+    assert "the peaks are cleared" in text(element(end, id=back["aria-describedby"]))
+    assert [link for link in elements(end, "a") if link.has("autofocus")] == [back]
 
 
 def test_each_step_marks_the_card_the_line_plays_next(player, lost):
