@@ -366,8 +366,11 @@
   const flyFrom = (element, box, keyframes = []) => {
     // The stylesheet's own landing (for pages without this script) gives way to the flight.
     element.getAnimations().forEach((animation) => animation.cancel());
+    // From where it was, at the size it was there (a phone's peaks are smaller than its waste).
     const now = element.getBoundingClientRect();
-    const shift = `translate(${box.left - now.left}px, ${box.top - now.top}px)`;
+    const across = box.left + box.width / 2 - (now.left + now.width / 2);
+    const down = box.top + box.height / 2 - (now.top + now.height / 2);
+    const shift = `translate(${across}px, ${down}px) scale(${box.width / now.width}, ${box.height / now.height})`;
     const flight = element.animate([{ transform: shift, zIndex: 3 }, ...keyframes, { transform: "none" }], {
       duration: 320,
       easing: "cubic-bezier(0.2, 0.8, 0.3, 1)",

@@ -43,27 +43,33 @@ def chain(table):
     return table
 
 
-def test_a_taken_card_flies_from_its_place_to_the_waste(chain):
+@pytest.mark.parametrize("size", [(1280, 800), (360, 640)], ids=["desktop", "phone"])
+def test_a_taken_card_flies_from_its_place_and_size_to_the_waste(chain, size):
+    """The peaks' cards are smaller than the waste (on a phone by half): the flight grows it from
+    the one to the other, rather than starting at the waste's size over the card's neighbours."""
+    chain.set_viewport_size(dict(zip(("width", "height"), size, strict=True)))
     settle(chain)
     card = chain.locator("#c18").bounding_box()
 
+    # The flying card where it starts: its first frame, held.
     first_frame = chain.evaluate(
         """async () => {
       const settled = new Promise((resolve) =>
         document.addEventListener("htmx:afterSettle", resolve, { once: true }));
       document.querySelector("#c18").click();
       await settled;
-      const flight = document.querySelector("[data-waste]").getAnimations()
-        .find((animation) => !(animation instanceof CSSAnimation));
-      return flight.effect.getKeyframes()[0].transform;
+      const waste = document.querySelector("[data-waste]");
+      const flight = waste.getAnimations().find((each) => !(each instanceof CSSAnimation));
+      flight.pause();
+      flight.currentTime = 0;
+      const { x, y, width, height } = waste.getBoundingClientRect();
+      flight.finish();
+      return { x, y, width, height };
     }"""
     )
 
-    settle(chain)
-    waste = chain.locator("[data-waste]").bounding_box()
-    dx, dy = (float(part.rstrip("px)")) for part in first_frame[len("translate(") :].split(", "))
-    assert dx == pytest.approx(card["x"] - waste["x"], abs=2)
-    assert dy == pytest.approx(card["y"] - waste["y"], abs=2)
+    for side in ("x", "y", "width", "height"):
+        assert first_frame[side] == pytest.approx(card[side], abs=2), side
 
 
 def test_a_drawn_card_slides_from_the_stock_and_back_when_undone(chain):
