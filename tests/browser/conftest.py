@@ -282,6 +282,21 @@ def unreachable(page, selectors: list[str]) -> list[dict]:
     ]
 
 
+def overlapped(page, over: str, selectors: list[str]) -> list[str]:
+    """The elements whose boxes `over`'s box overlaps, even by a sliver at their edge."""
+    return page.evaluate(
+        """([over, selectors]) => {
+      const top = document.querySelector(over).getBoundingClientRect();
+      return selectors.filter((selector) => {
+        const box = document.querySelector(selector).getBoundingClientRect();
+        const across = box.left < top.right && top.left < box.right;
+        return across && box.top < top.bottom && top.top < box.bottom;
+      });
+    }""",
+        [over, selectors],
+    )
+
+
 def outside(page, selectors: list[str]) -> list[dict]:
     """The places not wholly in the viewport (a card under another is inside, yet not tappable)."""
     return [place for place in page.evaluate(REACHABLE, selectors) if not place["inside"]]

@@ -11,6 +11,7 @@ from tests.browser.conftest import (
     AXE,
     draw_the_whole_stock,
     outside,
+    overlapped,
     play_to_a_proven_loss,
     screenshot,
     settle,
@@ -117,6 +118,13 @@ def test_on_a_phone_the_win_panel_hides_the_whole_status_line(table, width, heig
         )
 
 
+# The smallest phone in use, where a panel has least room above the controls.
+PANEL_SIZES = [(320, 568), *SIZES]
+
+
+@pytest.mark.parametrize(
+    "screen", PANEL_SIZES, indirect=True, ids=lambda size: "x".join(map(str, size))
+)
 def test_the_win_panel_fits_and_leaves_the_controls_free(screen, table):
     start_deal(table, CHAIN_DECK)
     for pos in CHAIN_ORDER:
@@ -125,6 +133,7 @@ def test_the_win_panel_fits_and_leaves_the_controls_free(screen, table):
     settle(table)
 
     assert unreachable(table, ["#panel", *controls()]) == []
+    assert overlapped(table, "#panel", controls()) == []
     assert unreachable(table, WIN_EXITS) == []
     screenshot(table, f"screens-won-{screen}")
     table.keyboard.press("ArrowRight")  # not to the stock, which the panel may cover
@@ -137,12 +146,16 @@ def test_the_win_panel_fits_and_leaves_the_controls_free(screen, table):
     assert unreachable(table, ["[data-message]", "#panel .show", *controls()]) == []
 
 
+@pytest.mark.parametrize(
+    "screen", PANEL_SIZES, indirect=True, ids=lambda size: "x".join(map(str, size))
+)
 def test_the_dead_end_panel_fits_and_leaves_the_controls_free(screen, table):
     start_deal(table, DEAD_END_DECK)
     draw_the_whole_stock(table)
     expect(table.locator("#panel h2")).to_have_text("No legal move")
 
     assert unreachable(table, ["#panel", *controls()]) == []
+    assert overlapped(table, "#panel", controls()) == []
     exits = ["#panel [data-action=undo]", "#panel [data-action=replay]", "#panel [data-analysis]"]
     assert unreachable(table, [*exits, "#panel .actions [data-look]"]) == []
     screenshot(table, f"screens-dead-end-{screen}")
@@ -350,6 +363,23 @@ def test_a_refusals_shake_never_scrolls_the_page_sideways(table, width):
     expect(table.locator("[data-message]")).to_be_visible()
 
     assert widest_scroll_while_it_moves(table) <= width
+
+
+@pytest.mark.parametrize("width", [320, 360])
+def test_a_left_hands_score_and_the_way_to_its_analysis_move_no_control(table, width):
+    """Upright, the message row keeps room for two lines, so that what a tap says moves nothing
+    under the thumb: the notice of a scored hand left keeps to them on the narrowest phone."""
+    table.set_viewport_size({"width": width, "height": 640})
+    start_deal(table, CHAIN_DECK, scoring="pysol")
+    take(table, 18)
+    where = "(element) => element.getBoundingClientRect().top + scrollY"
+    places = [table.locator(control).evaluate(where) for control in controls()]
+
+    start_deal(table, None, scoring="pysol")
+
+    expect(table.locator("#notice [data-left-score]")).to_be_visible()
+    expect(table.locator("#notice [data-analysis]")).to_be_visible()
+    assert [table.locator(control).evaluate(where) for control in controls()] == places
 
 
 def widest_scroll_while_it_moves(page) -> int:
