@@ -169,7 +169,8 @@ def context(outcome: Outcome, **extra) -> dict:
         "scored": scored,
         "bank": bank_of(row) if scored else None,
         # The deal form deals as New deal would: after practice, the last scoring played for real.
-        "next_scoring": scoring_handed_on(row),
+        "form_rules": row.rules,
+        "form_scoring": scoring_handed_on(row),
         "daily_results": _daily_results(row.daily) if row.daily and panel else None,
         # A daily record an undo can still lead out of is dealt again once it is over for good.
         "replayable": not still_a_record(row),

@@ -2,13 +2,14 @@
 answers with `answer`: an htmx request gets the changed regions of the page as fragments; a plain
 form post is redirected back to the page, which shows once what the post did (its flash)."""
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import wraps
 
 from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
+from django.utils.cache import add_never_cache_headers
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 from django_ratelimit.core import get_usage
@@ -40,13 +41,36 @@ TIPPED = "tipped"
 """Session key: the first-run tip has been shown."""
 
 
+@dataclass(frozen=True)
+class Typed:
+    """The deal form as the player filled it in, given back to them when what it asked for was
+    not dealt (None: a choice not sent, the form shows the table's)."""
+
+    deal: str = ""
+    rules: str | None = None
+    scoring: str | None = None
+
+    @classmethod
+    def of(cls, request) -> "Typed":
+        post = request.POST
+        return cls(post.get("deal", ""), post.get("rules"), post.get("scoring"))
+
+    def context(self) -> dict:
+        """The form's fields as typed, for display.context."""
+        chosen = {"form_rules": self.rules, "form_scoring": self.scoring}
+        return {"deal_text": self.deal} | {key: value for key, value in chosen.items() if value}
+
+
+NOTHING_TYPED = Typed()
+
+
 class BadInput(ValueError):
     """A request no honest form sends, or a deal that cannot be started; the message says why."""
 
-    def __init__(self, message: str, typed: str = ""):
+    def __init__(self, message: str, typed: Typed = NOTHING_TYPED):
         super().__init__(message)
         self.typed = typed
-        """What the player typed into the deal form, to give back to them."""
+        """The deal form as the player filled it in, to give back to them."""
 
 
 def game_action(view):
@@ -213,16 +237,17 @@ def deal(request, game_id):
     """Start the deal form's deal: the one typed (a deal number, deck code or daily deal's name),
     else a random one, under the rules and scoring chosen; its winnable box is the player's choice
     from now on."""
-    typed = request.POST.get("deal", "")
+    typed = Typed.of(request)
     version = version_of(request)
-    try:
-        chosen = play.deal_from_text(typed)
-        rules = Rules.from_name(request.POST["rules"]).name if "rules" in request.POST else None
-        scoring = system_named(request.POST["scoring"]) if "scoring" in request.POST else None
-    except (DeckError, RulesError, ScoringError) as error:
-        raise BadInput(f"That deal cannot be started: {error}.", typed) from None
+    # The box is the player's choice, kept whatever became of the deal typed beside it.
     winnable = "winnable" in request.POST
     preferences.choose_winnable_only(request, winnable)
+    try:
+        chosen = play.deal_from_text(typed.deal)
+        rules = Rules.from_name(typed.rules).name if typed.rules is not None else None
+        scoring = system_named(typed.scoring) if typed.scoring is not None else None
+    except (DeckError, RulesError, ScoringError) as error:
+        raise BadInput(f"That deal cannot be started: {error}.", typed) from None
     owner = Owner.of(request)
     outcome = play.start_deal(owner, game_id, version, chosen, rules, scoring, winnable)
     return answer(request, outcome, typed=typed)
@@ -311,34 +336,39 @@ def resume(request, game_id):
     return response
 
 
-def answer(request, outcome: play.Outcome, typed: str = ""):
+def answer(request, outcome: play.Outcome, typed: Typed = NOTHING_TYPED):
     """The page's answer to an action on the game its URL names."""
     if not request.htmx:
         request.session[FLASH] = {name: getattr(outcome, name) for name in FLASHED}
         return redirect("table")
-    # A typed deal goes back into its field only when it was not dealt. The controls change only
-    # with the game (their links) or to show that text; the script keeps their version fields in
-    # step with the table (see tripeaks.js).
-    typed = typed if outcome.message else ""
-    controls = outcome.row.pk != request.resolver_match.kwargs["game_id"] or bool(typed)
+    # The deal form comes back as typed only when its deal was not dealt. The controls change
+    # only with the game (their links) or to give the form back; the script keeps their version
+    # fields in step with the table (see tripeaks.js).
+    typed = typed if outcome.message else NOTHING_TYPED
+    controls = outcome.row.pk != request.resolver_match.kwargs["game_id"] or typed != NOTHING_TYPED
     return _fragments(request, outcome, 200, typed, controls)
 
 
-def refusal(request, status: int, message: str, typed: str = ""):
+def refusal(request, status: int, message: str, typed: Typed = NOTHING_TYPED):
     """The player's own table with the reason their request changed nothing."""
     outcome = replace(visitor_table(request, resume=False), message=message)
     if request.htmx:
-        return _fragments(request, outcome, status, typed, controls=True)
-    context = display.context(
-        outcome, deal_text=typed, winnable_only=preferences.winnable_only(request)
-    )
-    return render(request, "game/play.html", context, status=status)
+        response = _fragments(request, outcome, status, typed, controls=True)
+    else:
+        context = display.context(
+            outcome, winnable_only=preferences.winnable_only(request), **typed.context()
+        )
+        response = render(request, "game/play.html", context, status=status)
+    # The table as it stands now: Back must not show it again later as the table (the table's
+    # own page is never kept either).
+    add_never_cache_headers(response)
+    return response
 
 
-def _fragments(request, outcome, status, typed, controls):
+def _fragments(request, outcome, status, typed: Typed, controls):
     winnable_only = controls and preferences.winnable_only(request)
     context = display.context(
-        outcome, controls=controls, deal_text=typed, winnable_only=winnable_only
+        outcome, controls=controls, winnable_only=winnable_only, **typed.context()
     )
     return render(request, "game/play.html#update", context, status=status)
 

@@ -87,6 +87,12 @@ def test_without_the_script_a_deal_is_won_and_its_identifier_selected_whole(brow
     field.select_text()
     selected = field.evaluate("box => box.value.slice(box.selectionStart, box.selectionEnd)")
     assert selected == format_deck(CHAIN_DECK)
+    # The rules show nothing of the keys the script alone gives.
+    expect(page.locator("#rules").get_by_text("Keys:")).to_be_hidden()
+
+
+def test_the_rules_tell_the_keys_the_script_gives(table):
+    expect(table.locator("#rules").get_by_text("Keys:")).to_be_visible()
 
 
 def test_a_mis_tap_shows_its_reason_and_changes_nothing(table):

@@ -126,6 +126,25 @@ def test_a_bad_deal_is_refused_with_a_clear_message(player, text, problem, htmx)
     said = message(response.content)
     assert said.startswith("That deal cannot be started: ") and problem in said
     assert player.game == game and Game.objects.count() == 1
+    # A table as it stands now: Back later must not show it as the table.
+    assert "no-store" in response["Cache-Control"]
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_a_refused_deal_gives_the_form_back_as_the_player_filled_it_in(player, htmx):
+    chosen = {"deal": "5x", "rules": "open+nowrap", "scoring": "pysol", "winnable": "on"}
+
+    response = player.post("deal", chosen, htmx=htmx)
+
+    assert response.status_code == 400
+    form = element(response.content, data_deal_form=True)
+    assert element(form, "input", name="deal")["value"] == "5x"
+    for field in ("rules", "scoring"):
+        shown = element(element(form, "select", name=field), "option", selected=True)
+        assert shown["value"] == chosen[field]
+    # The box is the player's choice from now on, a refused deal or not: New deal keeps to it.
+    assert element(form, "input", name="winnable").has("checked")
+    assert element(player.client.get("/").content, "input", name="winnable").has("checked")
 
 
 def test_a_hint_marks_a_card_and_is_logged(player):

@@ -1,5 +1,7 @@
 """Takes, draws and undos through the site, htmx and plain alike, and every refusal."""
 
+from urllib.parse import urljoin
+
 import pytest
 
 from game import play
@@ -247,6 +249,27 @@ def test_winning_shows_the_result_panel_and_stops_the_clock(player):
     assert element(panel, "input", readonly=True)["value"] == format_deck(CHAIN_DECK)
     assert {"new", "replay"} <= actions(panel)
     assert "See the board" in panel.text
+
+
+@pytest.mark.parametrize("shown_at", ["/", "a refusal"])
+def test_see_the_board_leads_to_the_board_from_any_page_that_shows_the_result(player, shown_at):
+    """Without the script it is a link: from a plain post's refusal, answered at the post's
+    address, a link relative to it asked that address, which only takes posts."""
+    player.start(CHAIN_DECK)
+    for pos in CHAIN_ORDER:
+        player.take(pos)
+    if shown_at == "a refusal":
+        shown = player.post("deal", {"deal": "5x"}, htmx=False)
+        address = f"/game/{player.game.pk}/deal"
+    else:
+        shown, address = player.client.get(shown_at), shown_at
+
+    links = elements(shown_panel(shown.content), "a", data_look=True)
+    [href] = [link["href"] for link in links if link.text == "See the board"]
+    board = player.client.get(urljoin(address, href))
+
+    assert board.status_code == 200
+    assert "collapsed" in element(board.content, id="panel")["class"].split()
 
 
 def test_the_result_panel_is_named_by_its_heading_and_names_nothing_while_hidden(player):
