@@ -21,7 +21,7 @@ class ActionAdmin(ViewOnly, admin.ModelAdmin):
     fields = ["game_link", "seq", "kind", "pos", "card", "detail", "at"]
     readonly_fields = fields
 
-    @admin.display(description="game", ordering="game")
+    @admin.display(description="game", ordering="game_id")
     def game_link(self, action):
         return change_link(action.game, f"Game {action.game_id}")
 

@@ -8,7 +8,7 @@ from django.template.response import TemplateResponse
 from game import stats
 from game.display import clock
 from game.engine.geometry import TABLEAU_SIZE
-from game.models import Game
+from game.models import Deal, Game
 
 from .charts import Numbers, bar_chart
 from .verdicts import label, store_verdicts
@@ -46,6 +46,7 @@ def statistics_view(request):
         "cleared_numbers": _cleared_numbers(cleared),
         "longest_runs": stats.longest_runs(),
         "most_played": stats.most_played_deals(),
+        "every_deal_by_plays": admin.site.get_model_admin(Deal).by_games_played(request),
         "hardest": hardest,
         "min_plays": min_plays,
         "rule_sets": stats.by_rules(),

@@ -1,4 +1,4 @@
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 
@@ -262,6 +262,21 @@ def test_the_log_lists_the_latest_play_first(staff_client, db):
         (game_link,) = [part for part in row["game_link"].children if part.tag == "a"]
         assert game_link.text and not [part for part in game_link.children if part.tag == "a"]
         assert [part.text for part in row["seq"].children if part.tag == "a"] == [row["seq"].text]
+
+
+def test_the_log_sorted_by_game_lists_the_games_by_their_number(staff_client, db):
+    """The column shows a game's number: sorted by it, not by when the game began."""
+    first, second = (Game.objects.create(deal=Deal.for_number(n), move_count=1) for n in (1, 2))
+    Game.objects.filter(pk=first.pk).update(started_at=second.started_at - timedelta(hours=1))
+    for game in (first, second):
+        Action.objects.create(game=game, seq=1, kind="draw")
+    log = staff_client.get("/admin/game/action/").content.decode()
+    [head] = parse(log).find_all("class", "sortable column-game_link")
+    [sort] = [part.attrs["href"] for part in head.descendants() if part.tag == "a"]
+
+    rows = changelist(staff_client.get(f"/admin/game/action/{sort}").content.decode())
+
+    assert [row["game_link"].text for row in rows] == [f"Game {first.pk}", f"Game {second.pk}"]
 
 
 LEFT = Game.Status.LEFT

@@ -6,7 +6,7 @@ from game.engine.solver import solve
 from game.models import Deal, Game, Verdict
 from tests.site.markup import element, elements
 
-from .support import parse, text_of
+from .support import changelist, parse, text_of
 
 URL = "/admin/statistics/"
 
@@ -178,6 +178,46 @@ def test_staff_need_permission_to_view_games_and_see_links_only_to_what_they_may
     assert response.status_code == 200
     # No link to a deal's page, which needs the permission to view deals.
     assert "/admin/game/deal/" not in response.content.decode()
+
+
+@pytest.mark.parametrize("may_run_actions", [True, False], ids=["superuser", "view only"])
+def test_every_deal_by_games_played_lists_the_most_played_first(
+    client, played, solver_calls, may_run_actions
+):
+    """The list's sort counts its columns, the actions' checkbox among them only for staff who
+    may run the verdict action: the link sorted view-only staff's list by wins."""
+    first, second = played["first"], played["second"]
+    for _ in range(2):  # the second deal: more played (4 against 2), fewer won (0 against 1)
+        Game.objects.create(deal=second, status=Game.Status.DEAD_END, move_count=9)
+    staff = get_user_model().objects.create_user(
+        "staff", is_staff=True, is_superuser=may_run_actions
+    )
+    for codename in ("view_game", "view_deal"):
+        staff.user_permissions.add(Permission.objects.get(codename=codename))
+    client.force_login(staff)
+
+    links = [a.attrs["href"] for a in parse(page(client)).find_all("href")]
+    [every_deal] = [href for href in links if href.startswith("/admin/game/deal/?o=")]
+    listed = changelist(client.get(every_deal).content.decode())
+
+    shown = [row["identifier"].text for row in listed]
+    assert shown == [str(deal.number) for deal in (second, first)]
+
+
+def test_a_page_staff_may_not_open_says_so_in_the_sites_look(client, db):
+    clerk = get_user_model().objects.create_user("clerk", is_staff=True)
+    client.force_login(clerk)
+
+    response = client.get(URL)
+
+    assert response.status_code == 403
+    assert (
+        element(response.content, data_message=True).text
+        == "That page is not open to this account."
+    )
+    assert [link.text for link in elements(response.content, "a", href="/")] == [
+        "Back to the table"
+    ]
 
 
 def test_the_admin_links_to_the_page(staff_client):
