@@ -44,21 +44,27 @@ TIPPED = "tipped"
 @dataclass(frozen=True)
 class Typed:
     """The deal form as the player filled it in, given back to them when what it asked for was
-    not dealt (None: a choice not sent, the form shows the table's)."""
+    not dealt (None: a field not sent, for which the form shows the table's game and scoring and
+    the player's kept choice of winnable deals)."""
 
     deal: str = ""
     rules: str | None = None
     scoring: str | None = None
+    winnable: bool | None = None
 
     @classmethod
     def of(cls, request) -> "Typed":
         post = request.POST
-        return cls(post.get("deal", ""), post.get("rules"), post.get("scoring"))
+        return cls(post.get("deal", ""), post.get("rules"), post.get("scoring"), "winnable" in post)
 
-    def context(self) -> dict:
-        """The form's fields as typed, for display.context."""
+    def context(self, request) -> dict:
+        """The form's fields as typed (the player's choices where it says nothing), for
+        display.context."""
+        winnable = preferences.winnable_only(request) if self.winnable is None else self.winnable
         chosen = {"form_rules": self.rules, "form_scoring": self.scoring}
-        return {"deal_text": self.deal} | {key: value for key, value in chosen.items() if value}
+        return {"deal_text": self.deal, "winnable_only": winnable} | {
+            key: value for key, value in chosen.items() if value
+        }
 
 
 NOTHING_TYPED = Typed()
@@ -239,17 +245,15 @@ def deal(request, game_id):
     from now on."""
     typed = Typed.of(request)
     version = version_of(request)
-    # The box is the player's choice, kept whatever became of the deal typed beside it.
-    winnable = "winnable" in request.POST
-    preferences.choose_winnable_only(request, winnable)
     try:
         chosen = play.deal_from_text(typed.deal)
         rules = Rules.from_name(typed.rules).name if typed.rules is not None else None
         scoring = system_named(typed.scoring) if typed.scoring is not None else None
     except (DeckError, RulesError, ScoringError) as error:
         raise BadInput(f"That deal cannot be started: {error}.", typed) from None
+    preferences.choose_winnable_only(request, typed.winnable)
     owner = Owner.of(request)
-    outcome = play.start_deal(owner, game_id, version, chosen, rules, scoring, winnable)
+    outcome = play.start_deal(owner, game_id, version, chosen, rules, scoring, typed.winnable)
     return answer(request, outcome, typed=typed)
 
 
@@ -355,9 +359,7 @@ def refusal(request, status: int, message: str, typed: Typed = NOTHING_TYPED):
     if request.htmx:
         response = _fragments(request, outcome, status, typed, controls=True)
     else:
-        context = display.context(
-            outcome, winnable_only=preferences.winnable_only(request), **typed.context()
-        )
+        context = display.context(outcome, **typed.context(request))
         response = render(request, "game/play.html", context, status=status)
     # The table as it stands now: Back must not show it again later as the table (the table's
     # own page is never kept either).
@@ -366,10 +368,9 @@ def refusal(request, status: int, message: str, typed: Typed = NOTHING_TYPED):
 
 
 def _fragments(request, outcome, status, typed: Typed, controls):
-    winnable_only = controls and preferences.winnable_only(request)
-    context = display.context(
-        outcome, controls=controls, winnable_only=winnable_only, **typed.context()
-    )
+    # The deal form is drawn only with the controls.
+    form = typed.context(request) if controls else {}
+    context = display.context(outcome, controls=controls, **form)
     return render(request, "game/play.html#update", context, status=status)
 
 

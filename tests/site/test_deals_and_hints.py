@@ -142,9 +142,9 @@ def test_a_refused_deal_gives_the_form_back_as_the_player_filled_it_in(player, h
     for field in ("rules", "scoring"):
         shown = element(element(form, "select", name=field), "option", selected=True)
         assert shown["value"] == chosen[field]
-    # The box is the player's choice from now on, a refused deal or not: New deal keeps to it.
     assert element(form, "input", name="winnable").has("checked")
-    assert element(player.client.get("/").content, "input", name="winnable").has("checked")
+    # Given back, not kept: a refused deal changes nothing, the player's choices included.
+    assert not element(player.client.get("/").content, "input", name="winnable").has("checked")
 
 
 def test_a_hint_marks_a_card_and_is_logged(player):
