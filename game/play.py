@@ -344,8 +344,10 @@ def leave(
                 # An untouched deal left has nothing to look back at.
                 looked_back = None if row.status == Status.SKIPPED else left
                 daily = _daily_left_unseen(row)
-                # A score asked for and not given says why (see _start).
-                unscored = fresh.practice and not practice and asked != Game.Scoring.NONE
+                # A score asked for, or kept from the hand left, and not given says why (see
+                # _start); not the scoring New deal hands on after practice, which nobody asked.
+                wanted = scoring or row.scoring
+                unscored = fresh.practice and not practice and wanted != Game.Scoring.NONE
                 return Outcome(
                     fresh,
                     table,

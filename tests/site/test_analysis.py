@@ -359,11 +359,17 @@ def test_a_score_asked_for_a_deal_seen_whole_is_not_given_and_the_table_says_why
 
 
 def test_a_deal_seen_whole_dealt_unscored_as_asked_needs_no_word(player, lost):
+    player.post("deal", {"deal": "", "scoring": "pysol"})  # a scored hand, played for real
+    player.post("draw")
     player.client.get(f"/game/{lost.pk}/analysis")
+    player.post("deal", {"deal": format_deck(DECK), "scoring": "none"})
+    practice = player.game
 
-    response = player.post("replay", game=lost)  # unscored, as the game it replays
+    # Unscored as the practice hand it replays: New deal would hand on the scoring last played
+    # for real, but Replay asks for none.
+    response = player.post("replay", game=practice)
 
-    assert player.game.practice
+    assert player.game.practice and player.game.pk != practice.pk
     assert not elements(response.content, data_note=True)
 
 
