@@ -96,19 +96,23 @@
     message.textContent = text;
     $("#notice").replaceChildren(message);
   };
-  // A double tap's second tap lands where the card it took was: on a card that lay under it
-  // and cannot be taken, while the taken one is still flying, it is let go rather than refused.
-  // Any other tap is meant, and is made or refused as ever.
+  // A double tap's second tap lands where the card it took was: on a card that lay under it,
+  // while the taken one is still flying, it is let go rather than refused, or made on a card
+  // that was face down at the first tap (turned up by it, never seen). Any other tap is meant,
+  // and is made or refused as ever.
   const DOUBLE_TAP_MS = 400;
   let tookAt = -Infinity;
   let tappedPlace = null;
   let takenPlace = null;
+  let tappedCard = null;
+  let unseenAtTap = new Set();
   const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  // A card turned up lay under the card taken: no need to ask its place, which its flip skews.
+  const turnedUpByIt = (card) => unseenAtTap.has(card.id) && !card.classList.contains("back");
   const secondOfDoubleTap = (card) =>
-    !card.hasAttribute("data-free") &&
     performance.now() - tookAt < DOUBLE_TAP_MS &&
-    takenPlace &&
-    overlap(card.getBoundingClientRect(), takenPlace);
+    (turnedUpByIt(card) ||
+      (!card.hasAttribute("data-free") && takenPlace && overlap(card.getBoundingClientRect(), takenPlace)));
   document.addEventListener("htmx:confirm", (event) => {
     if (event.detail.target?.id !== "play") return;
     const card = event.detail.triggeringEvent?.submitter?.closest("#table .card");
@@ -122,11 +126,16 @@
       aimedAt = gameOnTable();
       aimedFaces = aimedAt === "0" ? faces() : null;
       tappedPlace = card?.getBoundingClientRect();
+      tappedCard = card?.id;
+      unseenAtTap = new Set([...document.querySelectorAll("#table .card.back")].map((back) => back.id));
       return;
     }
     event.preventDefault();
     const key = tapKey(event.detail.triggeringEvent?.submitter);
-    if (key && !dealing) queued.push(key);
+    // Not queued: the card being taken, tapped again (a double tap on a slow connection), nor a
+    // face-down card, which the answer may turn up: it would be taken unseen.
+    const unmeant = card && (card.id === tappedCard || card.classList.contains("back"));
+    if (key && !dealing && !unmeant) queued.push(key);
   });
   // A card gone meanwhile (tapped twice) is said and passed over, and the next tap made.
   const tapQueued = () => {

@@ -26,7 +26,7 @@ from tests.browser.conftest import (
     unreachable,
     wait_for,
 )
-from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
+from tests.engine.support import CHAIN_DECK, CHAIN_ORDER, deck_with
 from tests.site.decks import DEAD_END_DECK
 from tripeaks_site.outage import RESTING
 
@@ -742,6 +742,66 @@ def test_a_double_taps_second_tap_on_the_card_beneath_is_let_go(table):
     table.wait_for_timeout(400)  # the taken card has landed: a tap there now is meant
     table.locator("#c9").click(force=True)
     expect(table.locator("[data-message]")).to_contain_text("still covered")
+
+
+# The ace and the 2 under the 3 of clubs, which the 2 turns up: it fits at once.
+TURNED_UP_FITS = deck_with({28: "KS", 18: "AC", 19: "2C", 9: "3C"})
+
+
+def test_a_double_taps_second_tap_on_a_card_the_first_turned_up_is_let_go(table):
+    """The card came face up under the finger: the player never saw it, and in scored play
+    there is no undo."""
+    start_deal(table, TURNED_UP_FITS)
+    take(table, 18)
+    # The 2 taken, the 3 of clubs turns up under the finger, and fits; the second tap comes as
+    # the table is redrawn (a pointer's click would miss the card mid-flip).
+    table.evaluate(
+        """async () => {
+      const answered = new Promise((resolve) =>
+        document.addEventListener("htmx:afterRequest", resolve, { once: true }));
+      document.querySelector("#c19").click();
+      await answered;
+      document.querySelector("#c9").click();
+    }"""
+    )
+
+    table.wait_for_timeout(300)
+    expect(table.locator("#c9")).to_have_attribute("data-card", "3C")  # still on the table
+    expect(table.locator("[data-message]")).to_have_count(0)
+    table.wait_for_timeout(400)  # seen now: a tap on it is meant
+    take(table, 9)
+
+
+@pytest.mark.usefixtures("intercepted")
+def test_a_double_taps_second_tap_sent_before_the_first_is_answered_is_let_go(table):
+    """On a slow connection it lands on the same card, gone once the first is answered: that
+    is no news to the player."""
+    out = first_take_held(table)
+    table.locator("#c18").click()
+    out.continue_()
+
+    expect(table.locator("#status")).to_have_attribute("data-cleared", "1")
+    table.wait_for_timeout(500)  # time for the queued tap to have been said, were it queued
+    expect(table.locator("[data-message]")).to_have_count(0)
+    assert Game.objects.latest("pk").moves == [18]
+
+
+@pytest.mark.usefixtures("intercepted")
+def test_a_face_down_card_tapped_while_a_take_is_out_is_not_taken_once_turned_up(table):
+    start_deal(table, TURNED_UP_FITS)
+    take(table, 18)
+    held = []
+    table.route("**/take", lambda route: held.append(route))
+    table.locator("#c19").click()
+    out = first_held(table, held)
+    table.unroute("**/take")
+
+    table.locator("#c9").click(force=True)  # face down: the 2's answer turns it up, and it fits
+    out.continue_()
+
+    expect(table.locator("#c9")).to_have_attribute("data-card", "3C")
+    table.wait_for_timeout(500)  # time for a queued tap to have gone out, were it queued
+    assert Game.objects.latest("pk").moves == [18, 19]
 
 
 def test_a_quick_tap_elsewhere_after_a_take_is_answered(table):
