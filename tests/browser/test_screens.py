@@ -324,6 +324,7 @@ def test_a_long_hint_leaves_the_hinted_card_and_the_controls_free(screen, table)
     ask_for_a_long_hint(table)
     settle(table)  # a card still flying from the last take covers what it passes over
     assert unreachable(table, ["#hint-slot .bar", "[data-hint]", "#stock", *controls()]) == []
+    assert overlapped(table, "#hint-slot .bar", controls()) == []  # not even their edges
     screenshot(table, f"screens-long-hint-{screen}")
 
 
