@@ -72,6 +72,20 @@ def test_a_taken_card_flies_from_its_place_and_size_to_the_waste(chain, size):
         assert first_frame[side] == pytest.approx(card[side], abs=2), side
 
 
+@pytest.mark.parametrize("touch", [False, True], ids=["pointer", "touch screen"])
+def test_a_playable_card_lifts_under_a_pointer_but_not_after_a_touch(new_device, touch):
+    """A touch screen keeps the last place touched as hovered: a card there would stay lifted."""
+    page = new_device({"width": 360, "height": 640}, is_mobile=touch, has_touch=touch)
+    page.goto("/")
+    card = page.locator("#table [data-free]").first
+
+    card.hover()
+    settle(page)
+
+    lifted = card.evaluate("(card) => getComputedStyle(card).transform") != "none"
+    assert lifted is not touch
+
+
 def test_a_drawn_card_slides_from_the_stock_and_back_when_undone(chain):
     drawn, undone = moving_after_each(chain, "#stock", "#controls [data-action=undo]")
     assert "waste" in drawn and "stock" in undone
