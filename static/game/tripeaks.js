@@ -97,10 +97,11 @@
     $("#notice").replaceChildren(message);
   };
   // A double tap's second tap lands where the card it took was: on a card that lay under it,
-  // while the taken one is still flying, it is let go rather than refused, or made on a card
-  // that was face down at the first tap (turned up by it, never seen). Any other tap is meant,
-  // and is made or refused as ever.
+  // while the taken one is still flying, it is let go rather than refused; and on a card the
+  // first tap turned up, before it has turned face up (unseen), rather than made. Any other tap
+  // is meant, and is made or refused as ever.
   const DOUBLE_TAP_MS = 400;
+  const FLIP_MS = 260;
   let tookAt = -Infinity;
   let tappedPlace = null;
   let takenPlace = null;
@@ -109,10 +110,12 @@
   const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
   // A card turned up lay under the card taken: no need to ask its place, which its flip skews.
   const turnedUpByIt = (card) => unseenAtTap.has(card.id) && !card.classList.contains("back");
-  const secondOfDoubleTap = (card) =>
-    performance.now() - tookAt < DOUBLE_TAP_MS &&
-    (turnedUpByIt(card) ||
-      (!card.hasAttribute("data-free") && takenPlace && overlap(card.getBoundingClientRect(), takenPlace)));
+  const secondOfDoubleTap = (card) => {
+    const since = performance.now() - tookAt;
+    if (since < FLIP_MS && turnedUpByIt(card)) return true;
+    const beneath = takenPlace && overlap(card.getBoundingClientRect(), takenPlace);
+    return since < DOUBLE_TAP_MS && !card.hasAttribute("data-free") && beneath;
+  };
   document.addEventListener("htmx:confirm", (event) => {
     if (event.detail.target?.id !== "play") return;
     const card = event.detail.triggeringEvent?.submitter?.closest("#table .card");
@@ -388,7 +391,7 @@
     flight.onfinish = flight.oncancel = () => element.classList.remove("in-flight");
   };
   const flip = (element) =>
-    element.animate([{ transform: "rotateY(90deg)" }, { transform: "none" }], { duration: 260, easing: "ease-out" });
+    element.animate([{ transform: "rotateY(90deg)" }, { transform: "none" }], { duration: FLIP_MS, easing: "ease-out" });
   const shake = (element) =>
     element?.animate(
       [0, -7, 7, -5, 5, 0].map((x) => ({ transform: `translateX(${x}px)` })),

@@ -77,7 +77,8 @@ def test_a_playable_card_lifts_under_a_pointer_but_not_after_a_touch(new_device,
     """A touch screen keeps the last place touched as hovered: a card there would stay lifted."""
     page = new_device({"width": 360, "height": 640}, is_mobile=touch, has_touch=touch)
     page.goto("/")
-    card = page.locator("#table [data-free]").first
+    start_deal(page, CHAIN_DECK)
+    card = page.locator("#c18")  # the ace, on the king
 
     card.hover()
     settle(page)
