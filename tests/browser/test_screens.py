@@ -328,6 +328,29 @@ def test_a_long_hint_leaves_the_hinted_card_and_the_controls_free(screen, table)
     screenshot(table, f"screens-long-hint-{screen}")
 
 
+# A select's own padding, border and arrow, beside its text.
+SELECT_CHROME_PX = 40
+
+
+@pytest.mark.parametrize("width", [320, 1280])
+def test_the_deal_forms_game_list_shows_every_game_of_up_to_two_rules_whole(page, table, width):
+    page.set_viewport_size({"width": width, "height": 800})
+    game = table.locator("#rules-choice")
+
+    room, needed = game.evaluate(
+        """(select) => {
+          const pen = document.createElement("canvas").getContext("2d");
+          pen.font = getComputedStyle(select).font;
+          const named = [...select.options].filter((each) => each.text.split(" + ").length <= 2);
+          return [select.getBoundingClientRect().width,
+                  Math.max(...named.map((option) => pen.measureText(option.text).width))];
+        }"""
+    )
+
+    assert needed + SELECT_CHROME_PX <= room
+    assert table.evaluate("document.documentElement.scrollWidth") <= width
+
+
 def test_the_narrowest_phone_does_not_overflow(page, table):
     page.set_viewport_size({"width": 320, "height": 568})
     assert table.evaluate("document.documentElement.scrollWidth") <= 320
