@@ -15,15 +15,7 @@ from game.engine.cards import SUIT_SYMBOLS, card_code, card_label, is_red, rank_
 from game.engine.geometry import ACROSS, BASE_ROW, ROW_OF, ROWS, TABLEAU_SIZE
 from game.engine.state import DRAW, WILD
 from game.models import Game
-from game.play import (
-    UNSTORED,
-    Outcome,
-    bank_of,
-    daily_results,
-    scoring_handed_on,
-    still_a_record,
-    today,
-)
+from game.play import UNSTORED, Outcome, bank_of, daily_results, still_a_record, today
 
 
 def grid_column(pos: int) -> int:
@@ -31,7 +23,7 @@ def grid_column(pos: int) -> int:
     return int(2 * ACROSS[pos]) + 1
 
 
-def place_words(pos: int) -> str:
+def _place_words(pos: int) -> str:
     """Where a card sits, as a screen reader says it: the eye sees at once which peak a card is
     on and what holds it down, the ear only by its place."""
     row = ROW_OF[pos]
@@ -42,6 +34,9 @@ def place_words(pos: int) -> str:
     if row == 0:
         return f"{side} peak, top"
     return f"{side} peak, row {row + 1}, {across + 1} of {row + 1}"
+
+
+PLACE_WORDS = tuple(map(_place_words, range(TABLEAU_SIZE)))
 
 
 def rules_label(name: str) -> str:
@@ -98,7 +93,7 @@ def card_button(
     """A card on the peaks (`card` None when face down), as the button that takes it; a face-up
     card still `covered` (under open peaks) says so, to the eye and to a screen reader."""
     shown = None if card is None else face(card)
-    place = {"pos": pos, "row": ROW_OF[pos], "column": grid_column(pos), "where": place_words(pos)}
+    place = {"pos": pos, "row": ROW_OF[pos], "column": grid_column(pos), "where": PLACE_WORDS[pos]}
     return _piece("card", **place, face=shown, free=free, hint=hint, covered=covered)
 
 
@@ -168,9 +163,6 @@ def context(outcome: Outcome, **extra) -> dict:
         "rules": RULES_BY_NAME[row.rules],
         "scored": scored,
         "bank": bank_of(row) if scored else None,
-        # The deal form deals as New deal would: after practice, the last scoring played for real.
-        "form_rules": row.rules,
-        "form_scoring": scoring_handed_on(row),
         "daily_results": _daily_results(row.daily) if row.daily and panel else None,
         # A daily record an undo can still lead out of is dealt again once it is over for good.
         "replayable": not still_a_record(row),
@@ -197,12 +189,10 @@ def context(outcome: Outcome, **extra) -> dict:
         # Defaults for what only some pages set: a name missing from the context costs a failed
         # lookup (an exception caught) each time the template reads it.
         "tip": False,
-        "winnable_only": False,
         "rule_choices": RULE_CHOICES,
         "flag_choices": FLAG_CHOICES,
         "scoring_choices": SCORING_CHOICES,
         "look": False,
-        "deal_text": "",
         "oob": False,
         **extra,
     }

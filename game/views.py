@@ -57,13 +57,16 @@ class Typed:
         post = request.POST
         return cls(post.get("deal", ""), post.get("rules"), post.get("scoring"), "winnable" in post)
 
-    def context(self, request) -> dict:
-        """The form's fields as typed (the player's choices where it says nothing), for
-        display.context."""
+    def context(self, request, row) -> dict:
+        """The deal form's fields, for display.context wherever the form is drawn: as typed, else
+        the table's game, the scoring New deal deals with (after practice, the last played for
+        real) and the player's kept choice of winnable deals."""
         winnable = preferences.winnable_only(request) if self.winnable is None else self.winnable
-        chosen = {"form_rules": self.rules, "form_scoring": self.scoring}
-        return {"deal_text": self.deal, "winnable_only": winnable} | {
-            key: value for key, value in chosen.items() if value
+        return {
+            "deal_text": self.deal,
+            "form_rules": self.rules or row.rules,
+            "form_scoring": self.scoring or play.scoring_handed_on(row),
+            "winnable_only": winnable,
         }
 
 
@@ -167,7 +170,7 @@ def table(request):
         outcome,
         tip=first_visit(request),
         look="board" in request.GET,
-        winnable_only=preferences.winnable_only(request),
+        **NOTHING_TYPED.context(request, outcome.row),
     )
     return render(request, "game/play.html", context)
 
@@ -279,7 +282,7 @@ def daily(request):
         refused = request.session.pop(FLASH, {}).get("message") or outcome.message
         outcome = replace(outcome, hint=play.last_hint(outcome.row), message=refused)
     context = display.context(
-        outcome, tip=first_visit(request), winnable_only=preferences.winnable_only(request)
+        outcome, tip=first_visit(request), **NOTHING_TYPED.context(request, outcome.row)
     )
     return render(request, "game/play.html", context)
 
@@ -359,7 +362,7 @@ def refusal(request, status: int, message: str, typed: Typed = NOTHING_TYPED):
     if request.htmx:
         response = _fragments(request, outcome, status, typed, controls=True)
     else:
-        context = display.context(outcome, **typed.context(request))
+        context = display.context(outcome, **typed.context(request, outcome.row))
         response = render(request, "game/play.html", context, status=status)
     # The table as it stands now: Back must not show it again later as the table (the table's
     # own page is never kept either).
@@ -369,7 +372,7 @@ def refusal(request, status: int, message: str, typed: Typed = NOTHING_TYPED):
 
 def _fragments(request, outcome, status, typed: Typed, controls):
     # The deal form is drawn only with the controls.
-    form = typed.context(request) if controls else {}
+    form = typed.context(request, outcome.row) if controls else {}
     context = display.context(outcome, controls=controls, **form)
     return render(request, "game/play.html#update", context, status=status)
 
