@@ -116,8 +116,9 @@ class Game(models.Model):
         CLASSIC = "classic", "Hogue's original"
 
     class Status(models.TextChoices):
-        PLAYING = "playing"
-        WON = "won"
+        # Labels as staff read them in lists and filters, all in lower case.
+        PLAYING = "playing", "playing"
+        WON = "won", "won"
         DEAD_END = "dead_end", "dead end"
         LEFT = "left", "left unfinished"
         SKIPPED = "skipped", "left untouched"

@@ -4,10 +4,11 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from game import stats
-from game.display import percent
+from game.display import percent, rules_label
 from game.engine.rules import STANDARD_NAME
-from game.models import Deal, Game
+from game.models import Deal
 
+from .filters import PLAYED
 from .links import deal_name
 from .search import DealNumberSearch
 from .verdicts import VerdictFilter, label, store_verdicts, with_standard_verdict
@@ -68,8 +69,8 @@ class DealAdmin(DealNumberSearch, admin.ModelAdmin):
         # The played games the count counts: the standard game's, not a deal left untouched, a
         # game still in progress or practice.
         query = (
-            f"?deal__id__exact={deal.pk}&status__in={','.join(Game.PLAYED)}"
-            f"&practice__exact=0&rules={STANDARD_NAME}"  # the rules filter's own parameter
+            # The filters' own parameters, so that the sidebar shows what the link chose.
+            f"?deal__id__exact={deal.pk}&status={PLAYED}&practice__exact=0&rules={STANDARD_NAME}"
         )
         url = reverse("admin:game_game_changelist") + query
         return format_html('<a href="{}">{}</a>', url, deal.plays)
@@ -94,7 +95,10 @@ class DealAdmin(DealNumberSearch, admin.ModelAdmin):
         return format_html_join(
             mark_safe("<br>"),
             "{}: {} ({} positions searched)",
-            ((verdict.rules, label(verdict.result), verdict.nodes) for verdict in stored),
+            (
+                (rules_label(verdict.rules), label(verdict.result), verdict.nodes)
+                for verdict in stored
+            ),
         )
 
     @admin.action(description="Compute the solver verdict (standard game)", permissions=["change"])

@@ -9,11 +9,12 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from game import play, review
-from game.display import clock
+from game.display import clock, rules_label
 from game.engine.rules import Rules
 from game.engine.state import IllegalAction
 from game.models import Game
 
+from .filters import RulesFilter, StatusFilter
 from .links import change_link, deal_name, player_of
 from .moves import log_entries
 from .search import DealNumberSearch
@@ -27,10 +28,12 @@ class GameAdmin(DealNumberSearch, ViewOnly, admin.ModelAdmin):
     # The list's order (newest first) and what a game came to lead, the rest after: beside the
     # sidebar and the filters, a laptop's screen shows the first eight or so.
     list_display = [
-        "id", "started_at", "deal_link", "player", "status", "cleared", "rules", "scoring",
+        "id", "started_at", "deal_link", "player", "status", "cleared", "game_rules", "scoring",
         "score", "active_time", "move_count", "longest_run", "hint_count", "undo_count",
     ]  # fmt: skip
-    list_filter = ["status", "rules", "scoring", "practice", "started_at", GameVerdictFilter]
+    list_filter = [
+        StatusFilter, RulesFilter, "scoring", "practice", "started_at", GameVerdictFilter,
+    ]  # fmt: skip
     list_select_related = ["deal", "owner"]
     date_hierarchy = "started_at"
     deal_number_lookup = "deal__number"
@@ -40,7 +43,7 @@ class GameAdmin(DealNumberSearch, ViewOnly, admin.ModelAdmin):
         "user name."
     )
     fields = [
-        "deal_link", "player", "rules", "scoring", "score", "daily", "practice", "revealed",
+        "deal_link", "player", "game_rules", "scoring", "score", "daily", "practice", "revealed",
         "revealed_at", "status", "analysis_link", "cleared", "longest_run", "move_count",
         "undo_count", "hint_count", "active_time",
         "started_at", "finished_at", "updated_at",
@@ -58,6 +61,10 @@ class GameAdmin(DealNumberSearch, ViewOnly, admin.ModelAdmin):
     @admin.display(description="player", ordering="owner__username")
     def player(self, game):
         return player_of(game)
+
+    @admin.display(description="rules", ordering="rules")
+    def game_rules(self, game):
+        return rules_label(game.rules)
 
     @admin.display(description="time", ordering="active_ms")
     def active_time(self, game):

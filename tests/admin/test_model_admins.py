@@ -83,11 +83,24 @@ def test_games_are_filtered_by_status_and_date(staff_client, played):
         rows = changelist(staff_client.get(GAMES, query).content.decode())
         return sorted(row["status"].text for row in rows)
 
-    assert statuses(status__exact="dead_end") == ["dead end", "dead end"]
+    assert statuses(status="dead_end") == ["dead end", "dead end"]
     assert statuses(started_at__year=2026, started_at__month=3, started_at__day=3) == [
         "dead end", "left unfinished", "left untouched",
     ]  # fmt: skip
-    assert statuses(status__exact="skipped") == ["left untouched"]
+    assert statuses(status="skipped") == ["left untouched"]
+    assert statuses(status="played") == ["dead end", "dead end", "left unfinished", "won"]
+    assert statuses() == [
+        "dead end", "dead end", "left unfinished", "left untouched", "playing", "won",
+    ]  # fmt: skip
+
+
+def test_games_are_listed_and_filtered_by_their_rules_in_words(staff_client, played):
+    Game.objects.create(deal=played["second"], rules="open+nowrap", status=Game.Status.WON)
+    page = staff_client.get(GAMES, {"rules": "open+nowrap"}).content.decode()
+
+    assert [row["game_rules"].text for row in changelist(page)] == ["Open peaks + No wrap"]
+    selected = [item.text for item in elements(page, "li", **{"class": "selected"})]
+    assert selected[:2] == ["All", "Open peaks + No wrap"], "each filter says what is chosen"
 
 
 def test_the_log_is_read_only(staff_client, logged_game):
@@ -115,10 +128,10 @@ def test_deals_are_searched_by_number(staff_client, played, term):
     assert deal["identifier"].text == "2"
     assert deal["games_played"].text == "2"
     games = staff_client.get(deal["games_played"].find("href").attrs["href"]).content.decode()
-    # The sidebar's rules filter says what the link chose, so that another choice replaces it.
-    [chosen] = [
-        item for item in elements(games, "li", **{"class": "selected"}) if "standard" in item.text
-    ]
+    # The sidebar's filters say what the link chose, so that another choice replaces it.
+    assert [item.text for item in elements(games, "li", **{"class": "selected"})][:4] == [
+        "played (won, dead end or left)", "Standard", "All", "No",
+    ]  # fmt: skip
     assert sorted(row["status"].text for row in changelist(games)) == [
         "dead end", "left unfinished",
     ]  # fmt: skip
@@ -163,8 +176,8 @@ def test_a_deals_page_lists_its_verdict_under_each_rule_set(staff_client, played
     html = staff_client.get(f"/admin/game/deal/{deal.pk}/change/").content.decode()
 
     [verdicts] = [row.text for row in read(html).descendants() if "field-verdicts" in row.classes]
-    assert "open+nowrap: not winnable (4500 positions searched)" in verdicts
-    assert "standard: winnable (120 positions searched)" in verdicts
+    assert "Open peaks + No wrap: not winnable (4500 positions searched)" in verdicts
+    assert "Standard: winnable (120 positions searched)" in verdicts
 
 
 def test_a_deal_is_read_not_changed_or_deleted_while_its_verdict_can_be_computed(
