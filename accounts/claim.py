@@ -87,14 +87,20 @@ def _practice_since(seen: dict[int, datetime], games) -> None:
 
 
 def _one_record_a_day(here, account) -> None:
-    """A day with a record of its daily deal on both sides keeps one: the account's, unless only
-    the one played here was played for real. The other becomes an unrecorded play of the deal."""
+    """A day with a record of its daily deal on both sides keeps one: the one further on (played
+    for real, over, moved in, in that order), the account's if neither is. The other becomes an
+    unrecorded play of the deal. A record begun by opening /daily and never moved in gives way to
+    a hand played on, and a hand still in play to one over, which leaves nothing to rehearse."""
     for record in here.filter(daily__isnull=False):
         theirs = account.filter(daily=record.daily).first()
         if theirs is None:
             continue
-        unrecorded = theirs if theirs.practice and not record.practice else record
+        unrecorded = record if _further_on(theirs) >= _further_on(record) else theirs
         Game.objects.filter(pk=unrecorded.pk).update(daily=None, revision=F("revision") + 1)
+
+
+def _further_on(record: Game) -> tuple[bool, bool, bool]:
+    return not record.practice, record.status != Game.Status.PLAYING, record.move_count > 0
 
 
 def choice(request) -> list[Game]:

@@ -7,7 +7,7 @@ from accounts import views
 
 urlpatterns = [
     path("login/", views.LoginView.as_view(), name="login"),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("logout/", views.LogoutView.as_view(), name="logout"),
     path("signup/", views.signup, name="signup"),
     path("password_change/", views.PasswordChangeView.as_view(), name="password_change"),
     path(

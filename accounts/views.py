@@ -1,8 +1,9 @@
 """Account pages in the site's own look: log in, sign up, change password, choose a deal, My
 games.
 
-Log out is Django's own view. Logging in, signing up and changing a password are limited per
-client address, and every password checked counts toward the lockout (tripeaks_site/limits.py).
+Log out is Django's own view, stopping the table's clock first. Logging in, signing up and
+changing a password are limited per client address, and every password checked counts toward the
+lockout (tripeaks_site/limits.py).
 """
 
 from django.conf import settings
@@ -57,6 +58,15 @@ class LoginView(auth_views.LoginView):
         if NON_FIELD_ERRORS in form.errors:
             form.add_error("password", form.errors.pop(NON_FIELD_ERRORS).as_data())
         return super().form_invalid(form)
+
+
+class LogoutView(auth_views.LogoutView):
+    def post(self, request, *args, **kwargs):
+        # The page's own pause, posted as it unloads, reaches the server after the session has
+        # ended and is refused: the table's clock would run for as long as the player is away.
+        if request.user.is_authenticated:
+            play.pause_table(Owner.of_user(request.user))
+        return super().post(request, *args, **kwargs)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -192,12 +192,15 @@ def _deal_named(text: str) -> Deal:
     return Deal.for_code(text)
 
 
-def open_table(owner: Owner, resume: bool = True) -> Outcome:
-    """The player's current game, a new deal if there is none; the clock runs while they look
-    (with `resume`), so a look at a table whose clock is stopped restarts it."""
+def open_table(
+    owner: Owner, resume: bool = True, first_deal: Callable[[], Deal] | None = None
+) -> Outcome:
+    """The player's current game, a new deal if there is none (`first_deal`'s, else a random
+    one); the clock runs while they look (with `resume`), so a look at a table whose clock is
+    stopped restarts it."""
     row = current_game(owner)
     if row is None:
-        row = _start(owner, random_deal(), Kind.NEW)
+        row = _start(owner, (first_deal or random_deal)(), Kind.NEW)
     elif resume and row.running_since is None and row.status == Status.PLAYING:
 
         def resumed(row: Game) -> tuple[Outcome, list]:
@@ -629,6 +632,13 @@ def continue_game(owner: Owner, game_id: int, *, unfinished: bool = False) -> Ga
                     _end_scored_hands_of(owner, row.deal, but=row.pk)
                 return row
             transaction.set_rollback(True)
+
+
+def pause_table(owner: Owner) -> None:
+    """Stop the clock of the player's table, if it runs: they are leaving it."""
+    row = current_game(owner)
+    if row is not None and row.running_since is not None:
+        pause(owner, row.pk)
 
 
 def pause(owner: Owner, game_id: int) -> None:

@@ -156,7 +156,11 @@ def visitor_table(request, resume: bool = True) -> play.Outcome:
     """The table a visitor sees: a newcomer's dealt one, else their own."""
     if is_newcomer(request):
         return play.dealt_table()
-    return play.open_table(Owner.of(request), resume)
+
+    def first_deal():  # a visitor whose session holds no game yet: New deal's kind of deal
+        return play.random_deal(winnable=preferences.winnable_only(request))
+
+    return play.open_table(Owner.of(request), resume, first_deal)
 
 
 # The table moves on: Back and Forward fetch it again rather than show a copy the browser kept.
@@ -263,7 +267,13 @@ def deal(request, game_id):
 @require_POST
 def winnable_only(request):
     """The deal form's winnable box, kept as soon as the player changes it, so that New deal deals
-    as it shows (without the script, Play keeps it)."""
+    as it shows (without the script, Play keeps it). A newcomer's first action on the table they
+    were dealt, which is stored with it: seen again, the table is the one they chose it at."""
+    if is_newcomer(request) and {"dealt", "daily"} & request.POST.keys():
+        try:
+            newcomer_game(request)
+        except BadInput as error:
+            return refusal(request, 400, str(error))
     preferences.choose_winnable_only(request, "winnable" in request.POST)
     return HttpResponse(status=204)
 

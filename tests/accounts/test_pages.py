@@ -1,10 +1,13 @@
 """Sign up, log in, log out and change password: Django's auth in the site's own look, reachable
 from the table, with Django's field names and password validators."""
 
+from datetime import timedelta
+
 import pytest
 from django.test import Client
+from django.utils import timezone
 
-from game import views
+from game import play, views
 from game.models import Game
 from tests.accounts.conftest import PASSWORD, account_game, act, log_in, make_user
 from tests.site.conftest import HTMX
@@ -158,6 +161,25 @@ def test_log_out_is_a_post(client, alice):
 
     assert response.status_code == 302 and response["Location"] == "/"
     assert not client.get("/").wsgi_request.user.is_authenticated
+
+
+def test_logging_out_stops_the_tables_clock_until_the_player_is_back(client, alice):
+    log_in(client, "alice")
+    client.get("/")
+    game = account_game(alice)
+    act(client, game, "draw")
+
+    client.post("/accounts/logout/")
+    game.refresh_from_db()
+    assert game.running_since is None, "the page's own pause comes too late to be let in"
+    away = timezone.now() - timedelta(hours=8)
+    Game.objects.filter(pk=game.pk).update(paused_at=away)  # a night logged out
+    log_in(client, "alice")
+    client.get("/")
+
+    game.refresh_from_db()
+    assert game.running_since is not None
+    assert game.elapsed_ms() < play.PAUSE_COUNTED + 60_000, "a pause counts its first minute"
 
 
 @pytest.mark.parametrize("then", [None, "bob"], ids=["logged out", "logged in as another"])

@@ -90,6 +90,18 @@ def test_the_winnable_box_is_kept_as_soon_as_it_changes(player, monkeypatch):
     assert player.game.deal.number == lost
 
 
+def test_a_visitors_first_table_after_choosing_the_box_is_a_winnable_deal(client, monkeypatch):
+    """A visitor whose session holds a choice but no game yet is dealt as New deal would."""
+    lost = lost_deal_number()
+    assert client.post("/winnable-only", {"winnable": "on"}).status_code == 204
+    drawn = iter([lost - 1, 7 - 1])
+    monkeypatch.setattr(play.secrets, "randbelow", lambda n: next(drawn))
+
+    client.get("/")
+
+    assert Game.objects.get().deal.number == 7
+
+
 @pytest.mark.parametrize("signing_up", [False, True])
 def test_a_choice_made_before_logging_in_becomes_the_accounts(django_user_model, signing_up):
     account = {"username": "alice", "password": "a long pass phrase"}
@@ -442,4 +454,30 @@ def test_logging_in_keeps_the_daily_record_played_for_real_over_one_played_knowi
     knowing.refresh_from_db()
     assert (won.daily, won.practice, won.status) == (TODAY, False, Game.Status.WON)
     assert (knowing.daily, knowing.practice) == (None, True)
+    assert play.daily_results(TODAY)["played"] == 1
+
+
+@pytest.mark.parametrize("account_moves", [0, 1], ids=["untouched", "in play"])
+def test_logging_in_keeps_the_daily_record_won_here_over_the_accounts_unfinished_one(
+    django_user_model, chain_daily, account_moves
+):
+    django_user_model.objects.create_user("alice", password="a long pass phrase")
+    laptop, phone = Client(), Client()
+    laptop.post("/accounts/login/", {"username": "alice", "password": "a long pass phrase"})
+    laptop.get("/daily")  # opening the page begins the account's record
+    account = Game.objects.get(daily=TODAY, owner__username="alice")
+    if account_moves:
+        laptop.post(f"/game/{account.pk}/draw", {"version": account.version}, headers=HTMX)
+    here = Player(phone)
+    here.client.get("/daily")
+    for pos in CHAIN_ORDER:
+        here.take(pos)
+    won = here.game
+    assert won.status == Game.Status.WON
+
+    phone.post("/accounts/login/", {"username": "alice", "password": "a long pass phrase"})
+
+    assert list(Game.objects.filter(daily=TODAY, owner__username="alice")) == [won]
+    account.refresh_from_db()
+    assert account.daily is None and account.move_count == account_moves
     assert play.daily_results(TODAY)["played"] == 1

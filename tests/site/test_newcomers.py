@@ -213,3 +213,29 @@ def test_a_tap_on_a_table_dealt_in_another_tab_is_stale_once_the_first_tab_store
     assert response.status_code == 200 and stored.move_count == 0 and Game.objects.count() == 1
     assert dealt_table_id(response.content) == stored.pk
     assert message(response.content) == STALE
+
+
+def test_ticking_the_winnable_box_stores_the_dealt_table_with_the_choice():
+    client = Client()
+    page = client.get("/")
+    table = dealt(page.content)
+
+    response = client.post("/winnable-only", {"winnable": "on", "dealt": table["dealt"]})
+
+    assert response.status_code == 204
+    seen_again = client.get("/")
+    assert dealt_table_id(seen_again.content) == Game.objects.get().pk
+    assert Game.objects.get().deal.number == int(table["dealt"]), "the table chosen at, kept"
+    assert element(seen_again.content, "input", name="winnable").has("checked")
+
+
+@pytest.mark.parametrize("forged", ["", "zero", "9" * 19], ids=repr)
+def test_ticking_the_winnable_box_with_a_forged_dealt_deal_stores_nothing(forged):
+    client = Client()
+    client.get("/")
+    before = stored_rows()
+
+    response = client.post("/winnable-only", {"winnable": "on", "dealt": forged}, headers=HTMX)
+
+    assert response.status_code == 400 and message(response.content)
+    assert stored_rows() == before
