@@ -30,6 +30,7 @@ from django.utils import timezone
 from django.utils.text import capfirst
 
 from game import rows, verdicts
+from game.engine.analysis import Analysis as Findings
 from game.engine.analysis import analyse
 from game.engine.cards import DECK_SIZE, card_label
 from game.engine.daily import candidates as daily_candidates
@@ -60,6 +61,9 @@ pauses between its moves from making its time up: each pause it posts costs it a
 ANALYSIS_SOLVE_BUDGET_MS = 2_000
 """How long each of an analysis's solves may take: the exact solver decides nearly every position
 well within it (bench/README.md)."""
+UNDECIDED_KEPT_S = 3600
+"""How long an analysis a solve's budget cut short is shown as it is before it is tried again
+(one decided is kept for good): a busy server may have given the solver too little time."""
 DAILY_KEPT_S = 2 * 24 * 3600
 """How long the daily deal chosen for a day is remembered in the cache."""
 HINT_KEPT_S = 60
@@ -75,10 +79,7 @@ NO_LONGER_IN_PLAY = "That game is no longer in play, so it cannot be taken up ag
 RECORD_FIRST = "That daily deal of yours is still open: no other hand of it yet."
 SEEN_WHOLE = "you have seen this deal whole, so this hand of it is practice, unscored"
 NO_UNDO_WHEN_SCORED = "Undo is off in scored play: a score cannot be bought back."
-REVEALED = (
-    "You have seen this deal's analysis, so this game stays as it ended: Try again from the "
-    "analysis plays the deal on from any move."
-)
+REVEALED = "You have seen this deal's analysis, so this game stays as it ended."
 STANDARD_RULES = "standard"
 DAILY_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 NUMBER_LIKE = re.compile(r"[+-]?\d*[.,]?\d+")
@@ -450,8 +451,8 @@ def _play_again(
     return leave(owner, table, version, deal, Kind.REPLAY, rules=rules, set_aside=True, **options)
 
 
-def analysis_of(owner: Owner, game_id: int) -> Analysis:
-    """The analysis of one of the player's games once it is over (StillPlaying before). It shows
+def analysis_of(owner: Owner, game_id: int) -> tuple[Game, Analysis | Findings]:
+    """One of the player's games and its analysis, once it is over (StillPlaying before). It shows
     them every card, so from then on the game stays as it ended: an undo out of a dead end, or a
     left daily deal taken up again, could otherwise be won by its winning line."""
     while True:
@@ -465,7 +466,7 @@ def analysis_of(owner: Owner, game_id: int) -> Analysis:
         seen = {"revealed": True, "revealed_at": timezone.now(), "revision": F("revision") + 1}
         if row.revealed or revealing.update(**seen):
             _known_from_now_on(owner, row)
-            return analysis_of_game(row)
+            return row, analysis_of_game(row)
 
 
 def _known_from_now_on(owner: Owner, seen: Game) -> None:
@@ -516,19 +517,26 @@ def _end_scored_hand(game_id: int, seen_at: datetime) -> None:
     _rewrite(game_id, end)
 
 
-def analysis_of_game(row: Game) -> Analysis:
-    """The game's analysis, worked out the first time it is asked for and kept."""
+def analysis_of_game(row: Game) -> Analysis | Findings:
+    """The game's analysis, worked out the first time it is asked for and kept; one a solve's
+    budget cut short, the engine's findings, only for a while (UNDECIDED_KEPT_S)."""
     if row.status == Status.PLAYING:
         raise StillPlaying
     stored = Analysis.objects.filter(game=row).first()
     if stored is not None:
         return stored
+    undecided_key = f"analysis-undecided:{row.pk}:{row.version}"  # played on, it ends anew
+    if (found := cache.get(undecided_key)) is not None:
+        return found
     found = analyse(
         row.deal.cards, row.moves, rules_named(row.rules), budget_ms=ANALYSIS_SOLVE_BUDGET_MS
     )
     if found.winnable is not None:  # the deal's verdict too, as My games and the staff count them
         result = Deal.Verdict.WINNABLE if found.winnable else Deal.Verdict.UNWINNABLE
         verdicts.record(row.deal, row.rules, result, found.nodes)
+    if not found.decided:
+        cache.set(undecided_key, found, timeout=UNDECIDED_KEPT_S)
+        return found
     stored, _ = Analysis.objects.get_or_create(
         game=row,
         defaults={

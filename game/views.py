@@ -304,12 +304,12 @@ def analysis(request, game_id):
     try:
         step = _whole_number(request.GET.get("step"), "step")
         owner = owner_of_stored(request)
-        found = play.analysis_of(owner, game_id)
+        game, found = play.analysis_of(owner, game_id)
     except BadInput as error:
         return not_understood(request, error)
     except play.StillPlaying:
         return render(request, "game/still_playing.html", status=409)
-    context = review.context(found.game, found, step) | {"table": play.current_game(owner)}
+    context = review.context(game, found, step) | {"table": play.current_game(owner)}
     return render(request, "game/analysis.html", context)
 
 

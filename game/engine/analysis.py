@@ -32,6 +32,10 @@ class Analysis:
     """Positions solved to find all this."""
     nodes: int
     """Positions the solver searched to decide the deal from its start."""
+    decided: bool = True
+    """False when a solve's budget ran out first: whether the deal could be won (winnable None)
+    or, for a line not won from a winnable deal, where it was lost (last_winnable None) is not
+    known, and a later try with more time may tell."""
 
 
 def analyse(
@@ -48,16 +52,17 @@ def analyse(
 
     start = solution(0)
     if start.result != WIN:
-        winnable = None if start.result == UNKNOWN else False
-        return Analysis(winnable, None, None, (), len(solved), start.nodes)
+        if start.result == UNKNOWN:
+            return Analysis(None, None, None, (), len(solved), start.nodes, decided=False)
+        return Analysis(False, None, None, (), len(solved), start.nodes)
     if Table.replay(deck, moves, rules).won:
         return Analysis(True, None, None, start.moves, len(solved), start.nodes)
     won, lost = 0, len(moves) + 1  # solution(won) is a win; lost: no win after so many moves
     while lost - won > 1:
         middle = (won + lost) // 2
         result = solution(middle).result
-        if result == UNKNOWN:
-            return Analysis(True, None, None, start.moves, len(solved), start.nodes)
+        if result == UNKNOWN:  # a winning line from the start is known, where it was lost not
+            return Analysis(True, None, None, start.moves, len(solved), start.nodes, decided=False)
         won, lost = (middle, lost) if result == WIN else (won, middle)
     losing_move = moves[won] if won < len(moves) else None
     return Analysis(True, won, losing_move, solution(won).moves, len(solved), start.nodes)

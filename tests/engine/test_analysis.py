@@ -75,3 +75,21 @@ def test_a_game_left_while_still_winnable_is_winnable_after_every_move():
 
     assert analysis.last_winnable == 5 and analysis.losing_move is None
     assert Table.replay(CHAIN_DECK, [*CHAIN_ORDER[:5], *analysis.line]).won
+
+
+def test_an_analysis_cut_short_says_it_is_undecided_and_never_names_a_wrong_move():
+    decided = set()
+    for deck, line in lost_lines(4):
+        full = analyse(deck, line, **NODES)
+        for max_nodes in (50, 1_000, solve_table(Table(deck)).nodes, 5_000):
+            cut = analyse(deck, line, max_nodes=max_nodes)
+            decided.add(cut.decided)
+            if cut.decided:
+                assert (cut.winnable, cut.last_winnable, cut.losing_move) == (
+                    full.winnable, full.last_winnable, full.losing_move,
+                )  # fmt: skip
+            else:
+                assert cut.last_winnable is None and cut.losing_move is None
+                # Where the line lost it is unknown; a winning line from the start may be.
+                assert cut.winnable is None or Table.replay(deck, cut.line).won
+    assert decided == {True, False}

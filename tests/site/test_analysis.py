@@ -6,6 +6,7 @@ from importlib import import_module
 
 import pytest
 from django.apps import apps
+from django.core.cache import cache
 from django.test import Client
 
 from accounts import records
@@ -15,11 +16,12 @@ from game.engine.analysis import analyse
 from game.engine.cards import card_code, card_from_code, card_label
 from game.engine.deck import format_deck
 from game.engine.rules import Rules
+from game.engine.solver import solve_table
 from game.engine.state import Table
 from game.models import Analysis, Game, Verdict
 from game.owners import Owner
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
-from tests.engine.test_analysis import lost_lines
+from tests.engine.test_analysis import careless_line, lost_lines
 from tests.site.conftest import Player
 from tests.site.markup import element, elements, message, text
 from tests.site.test_moves import kinds
@@ -65,6 +67,53 @@ def test_a_deal_is_analysed_once(player, lost, monkeypatch):
 
     assert player.client.get(f"/game/{lost.pk}/analysis").status_code == 200
     assert Analysis.objects.filter(game=lost).count() == 1
+
+
+def test_an_analysis_cut_short_says_so_and_is_worked_out_again_later(player, lost, monkeypatch):
+    # The solver's clock bound stands for a busy server: a bound on its work that decides the deal
+    # from its start (that solve's own size) and not where the line lost it.
+    bound = solve_table(Table(DECK)).nodes
+
+    def analyse_in_time(deck, moves, rules, **_):
+        return analyse(deck, moves, rules, max_nodes=bound)
+
+    monkeypatch.setattr(play, "analyse", analyse_in_time)
+    url = f"/game/{lost.pk}/analysis"
+
+    page = player.client.get(url).content
+
+    shown = element(page, data_deck=True)
+    assert shown["data-winnable"] == "true" and "data-last-winnable" not in shown.attrs
+    assert "ran out of time" in text(element(page, "section", **{"class": "verdict"}))
+    assert not elements(page, "button", data_action="again")
+    assert not Analysis.objects.filter(game=lost).exists(), "not kept for good"
+    assert text(element(page, "h2", id="line-title")) == "A winning line", "from the deal's start"
+
+    cache.clear()  # time has passed: the next look tries again, with the site's own bound
+    monkeypatch.undo()
+    again = element(player.client.get(url).content, data_deck=True)
+
+    assert int(again["data-last-winnable"]) == analyse(DECK, LINE).last_winnable
+    assert Analysis.objects.filter(game=lost).exists()
+
+
+@pytest.mark.parametrize(
+    ("number", "verdict", "start"),
+    [
+        (134, "This deal could be won, but your first move (take the", "the start"),
+        (78, "After your first move a win was still possible; move 2 (take the", "move 1"),
+    ],
+    ids=["lost by the first move", "by the second"],
+)
+def test_a_game_lost_by_its_first_moves_is_told_in_plain_words(player, number, verdict, start):
+    deck, line = careless_line(number, seed=number)
+    game = play_line(player, deck, line)
+
+    page = player.client.get(f"/game/{game.pk}/analysis").content
+
+    assert verdict in text(element(page, "section", **{"class": "verdict"}))
+    assert text(element(page, "h2", id="line-title")) == f"A winning line from {start}"
+    assert text(element(page, "button", data_action="again")).startswith(f"Try again from {start}")
 
 
 @pytest.mark.parametrize("rules", ["standard", "nowrap"])
