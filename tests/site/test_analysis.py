@@ -88,6 +88,8 @@ def test_an_analysis_cut_short_says_so_and_is_worked_out_again_later(player, los
     assert not elements(page, "button", data_action="again")
     assert not Analysis.objects.filter(game=lost).exists(), "not kept for good"
     assert text(element(page, "h2", id="line-title")) == "A winning line", "from the deal's start"
+    monkeypatch.setattr(play, "analyse", lambda *args, **kwargs: pytest.fail("analysed again"))
+    assert "ran out of time" in player.client.get(url).text, "kept for a while"
 
     cache.clear()  # time has passed: the next look tries again, with the site's own bound
     monkeypatch.undo()
