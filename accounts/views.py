@@ -1,12 +1,15 @@
 """Account pages in the site's own look: log in, sign up, change password, choose a deal, My
 games.
 
-Log out is Django's own view, stopping the table's clock first. Logging in, signing up and
-changing a password are limited per client address, and every password checked counts toward the
-lockout (tripeaks_site/limits.py).
+Log out is Django's own view, stopping the table's clock first. Logging in (the staff's login to
+the admin too), signing up and changing a password are limited per client address, and every
+password checked counts toward the lockout (tripeaks_site/limits.py).
 """
 
+from functools import partial
+
 from django.conf import settings
+from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm, UsernameField
@@ -35,12 +38,7 @@ class LoginView(auth_views.LoginView):
     redirect_authenticated_user = True
 
     def post(self, request, *args, **kwargs):
-        # The name as the form reads it, so that every spelling of one name shares its count.
-        username = UsernameField().to_python(request.POST.get("username"))
-        with limits.password_attempt(request, username) as allowed:
-            if not allowed:
-                return locked_out(request)
-            return super().post(request, *args, **kwargs)
+        return checked_login(request, partial(super().post, request, *args, **kwargs))
 
     def form_valid(self, form):
         if claim.log_in(self.request, form.get_user()):
@@ -58,6 +56,24 @@ class LoginView(auth_views.LoginView):
         if NON_FIELD_ERRORS in form.errors:
             form.add_error("password", form.errors.pop(NON_FIELD_ERRORS).as_data())
         return super().form_invalid(form)
+
+
+@limits.per_address("login")
+def staff_login(request):
+    """The admin's own login page (its look, its check that the user is staff) under the site's
+    login limits: posts count with the site's login per address, and toward the lockout."""
+    if request.method != "POST":
+        return admin.site.login(request)
+    return checked_login(request, partial(admin.site.login, request))
+
+
+def checked_login(request, log_in):
+    """The answer of `log_in` (a login form's post) if one more password for the user name posted
+    may be checked now from this address (limits.password_attempt), else the lockout page."""
+    # The name as the form reads it, so that every spelling of one name shares its count.
+    username = UsernameField().to_python(request.POST.get("username"))
+    with limits.password_attempt(request, username) as allowed:
+        return log_in() if allowed else locked_out(request)
 
 
 class LogoutView(auth_views.LogoutView):
@@ -194,6 +210,7 @@ WAITS = {"s": "a moment", "m": "a minute", "h": "up to an hour", "d": "up to a d
 def throttled(request, exception=None):
     """django-ratelimit's answer (RATELIMIT_VIEW) to a client address past its rate, with how
     long the wait may be: the rate's period (each form's group is named as its URL is)."""
-    rate = settings.TRIPEAKS_ADDRESS_RATES.get(request.resolver_match.url_name, "")
+    group = request.resolver_match.url_name.removeprefix("staff_")  # the staff's login is one
+    rate = settings.TRIPEAKS_ADDRESS_RATES.get(group, "")
     wait = WAITS.get(rate[-1:], "a while")
     return render(request, "accounts/throttled.html", {"wait": wait}, status=429)

@@ -6,6 +6,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 from django.views.generic import TemplateView
 
+from accounts.views import staff_login
 from game.admin.statistics import statistics_view
 from tripeaks_site.health import healthz
 
@@ -32,6 +33,7 @@ urlpatterns = [
     # Before the admin's own URLs, which would otherwise claim the path; admin_view gives it the
     # admin's login and staff check.
     path("admin/statistics/", admin.site.admin_view(statistics_view), name="admin_statistics"),
+    path("admin/login/", staff_login, name="staff_login"),  # under the site's login limits
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
     path("favicon.ico", site_icon, name="site_icon"),

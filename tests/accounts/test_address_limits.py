@@ -8,7 +8,7 @@ from django.test import Client, RequestFactory
 
 from tests.accounts.conftest import PASSWORD, log_in, make_user
 from tests.production.harness import free_port
-from tests.site.markup import element
+from tests.site.markup import element, text
 from tripeaks_site.limits import client_address
 
 THROTTLED = "Too many tries from here"
@@ -42,6 +42,20 @@ def test_login_posts_are_limited_per_address_whatever_the_user_names(db):
 
     assert_throttled(log_in(client, "random-next", "guess"))
     assert WRONG in log_in(from_address("198.51.100.8"), "random", "guess").text
+
+
+def test_the_staffs_login_counts_with_the_players_login(db):
+    client = from_address("198.51.100.7")
+    staff_login = {"username": "random", "password": "guess"}
+
+    answers = [client.post("/admin/login/", staff_login) for _ in range(RATE - 1)]
+    assert all(answer.status_code == 200 for answer in answers)
+    log_in(client, "random-player", "guess")
+
+    refused = client.post("/admin/login/", staff_login)
+    assert_throttled(refused)
+    assert text(element(refused.content, data_wait=True)) == "up to an hour", "the login's rate"
+    assert_throttled(log_in(client, "random-player", "guess"))
 
 
 def test_past_the_rate_even_the_right_password_waits(db):

@@ -49,16 +49,19 @@ def wait_for(condition):
 
 
 class Attempts:
-    """Login posts on threads of their own, each from its own browser at the same address."""
+    """Login posts to `url` on threads of their own, each from its own browser at the same
+    address."""
 
-    def __init__(self):
+    def __init__(self, url: str):
+        self.url = url
         self.answers = {}
         self.threads = []
 
     def send(self, name: str, password: str):
         def post():
             try:
-                self.answers[name] = log_in(Client(), "alice", password)
+                form = {"username": "alice", "password": password}
+                self.answers[name] = Client().post(self.url, form)
             finally:
                 connections.close_all()
 
@@ -72,9 +75,12 @@ class Attempts:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_burst_of_guesses_checks_no_more_passwords_than_the_lockout_allows(gated, settings):
-    get_user_model().objects.create(username="alice", password=make_password(PASSWORD))
-    attempts = Attempts()
+@pytest.mark.parametrize("url", ["/accounts/login/", "/admin/login/"], ids=["players", "staff"])
+def test_a_burst_of_guesses_checks_no_more_passwords_than_the_lockout_allows(gated, settings, url):
+    get_user_model().objects.create(
+        username="alice", password=make_password(PASSWORD), is_staff=True
+    )
+    attempts = Attempts(url)
     guesses = settings.AXES_FAILURE_LIMIT + 3
     for i in range(guesses):
         attempts.send(f"wrong {i}", f"not the password {i}")
