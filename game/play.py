@@ -853,6 +853,14 @@ def as_it_stands(owner: Owner, row: Game | None = None) -> Outcome:
     return Outcome(row, table_of(row), message=STALE)
 
 
+def _seen_whole(owner: Owner, deal: Deal) -> bool:
+    """Whether the player has seen every card of `deal`: in its analysis (a game of it revealed),
+    in practice (dealt from an analysis), or in play (each card turned up at some time, as open
+    peaks and a stock drawn through show them, undone or not)."""
+    games = owner.games().filter(deal=deal).values_list("revealed", "practice", "seen")
+    return any(revealed or practice or len(seen) == DECK_SIZE for revealed, practice, seen in games)
+
+
 def _start(
     owner: Owner,
     deal: Deal,
@@ -865,10 +873,9 @@ def _start(
     practice: bool = False,
 ) -> Game:
     """A new game of `deal` on the player's table, with the moves `played` made and logged. A deal
-    the player has seen whole (a game of it revealed, or played as practice) is dealt as practice,
-    unscored, whatever asks for it (Replay, the deal form): a score or a win could be bought."""
-    seen_whole = Q(revealed=True) | Q(practice=True)
-    if not practice and owner.games().filter(seen_whole, deal=deal).exists():
+    the player has seen whole (_seen_whole) is dealt as practice, unscored, whatever asks for it
+    (Replay, the deal form): a score or a win could be bought."""
+    if not practice and _seen_whole(owner, deal):
         practice = True
     if practice:
         scoring = Game.Scoring.NONE

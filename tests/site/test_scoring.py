@@ -176,3 +176,22 @@ def test_unscored_play_shows_no_score(player):
     html = player.client.get("/").content
 
     assert not elements(html, data_score=True) and not elements(html, data_bank=True)
+
+
+@pytest.mark.parametrize(("draws", "seen_whole"), [(23, True), (22, False)])
+def test_a_deal_whose_every_card_was_seen_in_play_is_dealt_again_as_practice(
+    player, draws, seen_whole
+):
+    """Open peaks show the 28 at the deal; a stock drawn through and undone shows the rest."""
+    player.post("deal", {"deal": "4242", "rules": "open"})
+    for _ in range(draws):
+        player.post("draw")
+    for _ in range(draws):
+        player.post("undo")
+
+    page = player.post("deal", {"deal": "4242", "scoring": "pysol"}).content
+
+    game = player.game
+    assert (game.practice, game.scoring) == (seen_whole, "none" if seen_whole else "pysol")
+    said = text(element(page, data_note=True)) if seen_whole else ""
+    assert ("practice, unscored" in said) == seen_whole
