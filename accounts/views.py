@@ -21,6 +21,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.decorators import method_decorator
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts import claim, records
@@ -135,6 +136,7 @@ class PasswordChangeView(auth_views.PasswordChangeView):
         return super().form_invalid(form)
 
 
+@never_cache  # a player's own page, from their session: for no cache to keep (Back fetches it)
 @require_safe
 @login_required
 def choose(request):
@@ -178,6 +180,7 @@ def replay(request, game_id):
     return answer(request, play.replay_deal(Owner.of(request), game_id, *shown))
 
 
+@never_cache
 @require_safe
 @login_required
 def games(request):

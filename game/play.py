@@ -26,6 +26,7 @@ from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q, Sum
 from django.http import Http404
+from django.template.defaultfilters import pluralize
 from django.utils import timezone
 from django.utils.text import capfirst
 
@@ -561,7 +562,8 @@ def try_again_from(
     if source.status == Status.PLAYING:
         raise StillPlaying
     if not 0 <= count <= len(source.moves):
-        raise ValueError(f"that game has {len(source.moves)} moves in play, not {count}")
+        in_play = len(source.moves)
+        raise ValueError(f"that game has {in_play} move{pluralize(in_play)} in play, not {count}")
     played = source.moves[:count]
     return _play_again(owner, source, table, version, played=played, practice=True)
 

@@ -297,6 +297,7 @@ def daily(request):
     return render(request, "game/play.html", context)
 
 
+@never_cache  # the player's own, the whole deal shown
 @require_safe
 def analysis(request, game_id):
     """The whole deal and the solver's look back at it, once the game is over (404 for anyone

@@ -52,7 +52,10 @@ class ScoringError(ValueError):
 def system_named(name: str) -> str:
     """The scoring system called `name`; raises ScoringError for any other name."""
     if name not in SYSTEMS:
-        raise ScoringError(f"unknown scoring {name!r}: choose one of {', '.join(SYSTEMS)}")
+        known = ", ".join(SYSTEMS)
+        if len(name) > max(map(len, SYSTEMS)):  # not repeated back in full, however long
+            raise ScoringError(f"no scoring has a name that long: choose one of {known}")
+        raise ScoringError(f"unknown scoring {name!r}: choose one of {known}")
     return name
 
 

@@ -289,3 +289,12 @@ def test_my_games_names_the_deal_each_rows_buttons_act_on(client, alice):
     buttons = [*elements(row, "button"), *elements(row, "a", data_analysis=True)]
     assert len(buttons) >= 2
     assert {button["aria-describedby"] for button in buttons} == {deal["id"]}
+
+
+def test_my_games_is_kept_by_no_cache(client, alice):
+    client.force_login(alice)
+
+    response = client.get("/accounts/games/")
+
+    assert response.status_code == 200
+    assert {"no-store", "private"} <= set(response["Cache-Control"].replace(",", " ").split())

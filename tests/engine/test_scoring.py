@@ -123,6 +123,9 @@ def test_an_unknown_scoring_is_refused_by_name():
     assert system_named("pysol") == PYSOL
     with pytest.raises(ScoringError, match="unknown scoring 'vegas'"):
         system_named("vegas")
+    with pytest.raises(ScoringError) as refused:
+        system_named("y" * 60_000)
+    assert len(str(refused.value)) < 100, "a long name is not repeated back"
 
 
 def random_line(number: int, seed: int) -> tuple[tuple[int, ...], list]:

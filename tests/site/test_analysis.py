@@ -61,6 +61,12 @@ def test_a_lost_game_shows_the_whole_deal_where_it_was_lost_and_a_line_from_ther
     assert len(shown) == 28
 
 
+def test_the_analysis_is_kept_by_no_cache(player, lost):
+    response = player.client.get(f"/game/{lost.pk}/analysis")
+
+    assert {"no-store", "private"} <= set(response["Cache-Control"].replace(",", " ").split())
+
+
 def test_a_deal_is_analysed_once(player, lost, monkeypatch):
     player.client.get(f"/game/{lost.pk}/analysis")
     monkeypatch.setattr(play, "analyse", lambda *args, **kwargs: pytest.fail("analysed again"))
@@ -266,6 +272,16 @@ def test_nothing_is_shown_while_the_game_is_being_played(player):
     assert game.deal.deck not in response.content.decode()
     assert not elements(response.content, data_deck=True)
     assert player.post("again", {"moves": 0}, game=game).status_code == 400
+
+
+@pytest.mark.parametrize(("played", "said"), [(["draw"], "1 move in play"), ([], "0 moves")])
+def test_try_again_from_past_the_games_end_says_how_many_moves_it_has(player, played, said):
+    game = play_line(player, CHAIN_DECK, played)
+    player.post("new", game=game)
+
+    response = player.post("again", {"moves": 999}, game=game)
+
+    assert response.status_code == 400 and said in message(response.content)
 
 
 def test_someone_elses_analysis_is_a_404(player, lost):
