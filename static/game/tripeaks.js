@@ -107,6 +107,8 @@
   let takenPlace = null;
   let tappedCard = null;
   let unseenAtTap = new Set();
+  // The button of the tap on its way, marked so (pressed, dimmed) until its answer is in.
+  let sent = null;
   const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
   // A card turned up lay under the card taken: no need to ask its place, which its flip skews.
   const turnedUpByIt = (card) => unseenAtTap.has(card.id) && !card.classList.contains("back");
@@ -130,6 +132,8 @@
       aimedFaces = aimedAt === "0" ? faces() : null;
       tappedPlace = card?.getBoundingClientRect();
       tappedCard = card?.id;
+      sent = event.detail.triggeringEvent?.submitter;
+      sent?.classList.add("sent");
       unseenAtTap = new Set([...document.querySelectorAll("#table .card.back")].map((back) => back.id));
       return;
     }
@@ -169,6 +173,8 @@
   document.addEventListener("htmx:afterRequest", (event) => {
     if (event.detail.target?.id !== "play") return;
     waiting = false;
+    sent?.classList.remove("sent");
+    sent = null;
     if (anotherDeal()) queued.length = 0;
     setTimeout(tapQueued);
   });

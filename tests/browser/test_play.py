@@ -130,6 +130,30 @@ def test_a_server_error_shows_its_notice_in_the_open_table(
     assert all(f"status of {status}" in message for message in console_errors), console_errors
 
 
+@pytest.mark.usefixtures("intercepted")
+def test_a_tap_on_its_way_shows_it_was_taken_in_until_its_answer(page):
+    page.goto("/")
+    start_deal(page, CHAIN_DECK)
+    held = []
+    page.route("**/take", lambda route: held.append(route))
+    card = page.locator(f"#c{CHAIN_ORDER[0]}")
+
+    def dimming():
+        return card.evaluate("(card) => getComputedStyle(card).filter")
+
+    idle = dimming()
+
+    card.click()
+    first_held(page, held)
+    expect(card).to_have_class(re.compile(r"\bsent\b"))
+    assert wait_for(lambda: dimming() != idle, page=page), "dimmed after a moment"
+    held[0].continue_()
+    page.unroute("**/take")
+
+    expect(page.locator("#status")).to_contain_text("Cleared 1/28")
+    expect(page.locator(".sent")).to_have_count(0)
+
+
 @pytest.mark.parametrize("failure", ["no connection", "a proxy's 502"])
 @pytest.mark.usefixtures("intercepted")
 def test_a_tap_that_gets_no_answer_says_so_and_the_next_one_plays(page, failure):
