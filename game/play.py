@@ -85,6 +85,9 @@ STANDARD_RULES = "standard"
 DAILY_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 NUMBER_LIKE = re.compile(r"[+-]?\d*[.,]?\d+")
 """What a player types meaning a number, though not a deal number."""
+DIGITS_TOGETHER = re.compile(r"\d\d")
+"""Never in a deck code (each card is a rank and a suit, ten is T): a number was meant ("#77",
+"77.", "1 000")."""
 
 
 @dataclass
@@ -188,8 +191,8 @@ def _deal_named(text: str) -> Deal:
         # More digits than any deal number has: let the range check say so.
         too_long = len(text) > len(str(MAX_DEAL_NUMBER))
         return Deal.for_number(MAX_DEAL_NUMBER + 1 if too_long else int(text))
-    if NUMBER_LIKE.fullmatch(text):
-        # "-5", "+5", "1.5": meant as a number, so answered as one, not as a short deck code.
+    if NUMBER_LIKE.fullmatch(text) or DIGITS_TOGETHER.search(text):
+        # "-5", "+5", "1.5", "#77": meant as a number, so answered as one, not as a deck code.
         return Deal.for_number(0)
     return Deal.for_code(text)
 
