@@ -407,7 +407,9 @@
   const cascade = () => {
     const waste = $("[data-waste]");
     if (!waste) return;
-    const box = waste.getBoundingClientRect();
+    // Where the waste lies, not where the last card's flight to it has it now.
+    const parent = waste.offsetParent.getBoundingClientRect();
+    const box = { left: parent.left + waste.offsetLeft, top: parent.top + waste.offsetTop };
     for (let index = 0; index < 14; index += 1) {
       const card = waste.cloneNode(true);
       card.removeAttribute("role");

@@ -122,6 +122,16 @@ def test_a_win_rains_the_deck_before_the_panel(chain):
     moving = moving_after(chain, f"#c{CHAIN_ORDER[-1]}")
 
     assert moving.count("cascade") >= 10 and "panel" in moving
+    # From the waste, where the last card is landing, not from the place it was taken from.
+    starts = chain.evaluate(
+        """() => [...document.querySelectorAll(".cascade")]
+          .map((card) => [parseFloat(card.style.left), parseFloat(card.style.top)])"""
+    )
+    settle(chain)
+    waste = chain.locator("[data-waste]").bounding_box()
+    assert {(round(left), round(top)) for left, top in starts} == {
+        (round(waste["x"]), round(waste["y"]))
+    }
     expect(chain.locator("#panel h2")).to_have_text("Deal cleared!")
     expect(chain.locator(".cascade")).to_have_count(0, timeout=3000)
 
