@@ -156,8 +156,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": f"{DATABASES['default']['NAME']}.test"}
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Every tap runs the same few statements: bound and prepared on the server, each is parsed
-    # and planned once per connection rather than once per request.
-    DATABASES["default"]["OPTIONS"] = {"server_side_binding": True, "prepare_threshold": 5}
+    # and planned once per connection rather than once per request. A database that takes the
+    # connection and never answers is given up on in seconds (then a 503), not left to hold the
+    # worker until gunicorn kills it.
+    DATABASES["default"]["OPTIONS"] = {
+        "server_side_binding": True,
+        "prepare_threshold": 5,
+        "connect_timeout": 5,
+    }
 
 
 def redis_cache(url: str) -> dict:

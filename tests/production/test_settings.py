@@ -3,6 +3,7 @@
 import http.client
 import os
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -20,9 +21,14 @@ from tests.production.harness import (
 )
 
 
-def run_manage(env, *args):
+def run_manage(env, *args, timeout=None):
     return subprocess.run(
-        [sys.executable, "manage.py", *args], env=env, cwd=ROOT, capture_output=True, text=True
+        [sys.executable, "manage.py", *args],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
     )
 
 
@@ -45,6 +51,18 @@ def test_production_mode_without_a_secret_refuses_to_start_with_a_clear_message(
 
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off" in result.stderr
+
+
+def test_a_database_that_never_answers_is_given_up_on_within_seconds():
+    # The kernel takes the connection into the listening queue; nothing ever answers it.
+    with socket.create_server(("127.0.0.1", 0)) as silent:
+        env = production_env(f"postgres://postgres@127.0.0.1:{silent.getsockname()[1]}/unused")
+        connect = "from django.db import connection; connection.ensure_connection()"
+
+        result = run_manage(env, "shell", "-c", connect, timeout=15)
+
+    assert result.returncode != 0
+    assert "OperationalError" in result.stderr and "timeout" in result.stderr, result.stderr
 
 
 @pytest.mark.slow
