@@ -13,6 +13,7 @@ host's load balancer) still belongs in front, as the TLS does anyway.
 """
 
 import os
+import sys
 
 worker_class = "tripeaks_site.workers.RequestBufferingWorker"
 
@@ -24,3 +25,7 @@ preload_app = True
 # A Hint holds its worker while the search runs (see game/hint_search.py), so there are more
 # workers than cores. WEB_CONCURRENCY, the usual hosting setting, chooses another number.
 workers = int(os.environ.get("WEB_CONCURRENCY", 4 * os.process_cpu_count() + 1))
+# gunicorn itself refuses a WEB_CONCURRENCY that is not a whole number or is negative (before it
+# reads this file), but takes 0: a master with no workers, that never answers.
+if workers < 1:
+    sys.exit(f"WEB_CONCURRENCY must be a whole number, 1 or more: not {workers}.")

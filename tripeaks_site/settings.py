@@ -1,6 +1,7 @@
 """Settings for the TriPeaks site, read from the environment (see README, "Settings")."""
 
 import os
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -19,6 +20,34 @@ def env_flag(name, default):
 
 def env_list(name, default):
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def env_whole_number(name, default, minimum):
+    """A whole number from the environment, `minimum` or more; any other refuses to start."""
+    value = os.environ.get(name, default).strip()
+    if not re.fullmatch(r"[0-9]+", value) or int(value) < minimum:
+        raise ImproperlyConfigured(
+            f"{name} must be a whole number, {minimum} or more: not {value!r}."
+        )
+    return int(value)
+
+
+# django-ratelimit's rate: a count per second, minute, hour or day, or per several (100/5m). Its
+# own parser fails on others only when a request is counted, or reads them as something else
+# ("30/M" as 30 a second).
+RATE = re.compile(r"[0-9]+/([1-9][0-9]*)?[smhd]")
+
+
+def env_rate(name, default):
+    """A django-ratelimit rate from the environment, or None (no limit) for an empty one; any
+    other refuses to start."""
+    value = os.environ.get(name, default).strip()
+    if value and not RATE.fullmatch(value):
+        raise ImproperlyConfigured(
+            f"{name} must be a rate such as 30/m or 100/5m (a count per s, m, h or d), "
+            f"or empty for no limit: not {value!r}."
+        )
+    return value or None
 
 
 # Development mode unless told otherwise, so `make run` works with no setup.
@@ -175,6 +204,10 @@ def redis_cache(url: str) -> dict:
 
 
 if REDIS_URL := os.environ.get("REDIS_URL"):
+    # Any other would fail only at the first cache call, on every request. The URL is not
+    # repeated: it may hold a password.
+    if not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
+        raise ImproperlyConfigured("REDIS_URL must start with redis://, rediss:// or unix://.")
     CACHES = {"default": redis_cache(REDIS_URL)}
     # Sessions read from Redis, written through to the database so a flushed cache loses none.
     SESSION_ENGINE = "tripeaks_site.sessions"
@@ -211,7 +244,7 @@ AXES_CLIENT_IP_CALLABLE = "tripeaks_site.limits.client_address"
 # How many proxies of the site's own stand in front of gunicorn. With none, a client's address is
 # its connection's; behind them, the one the outermost saw, read from X-Forwarded-For. Count
 # only proxies that always append to that header, else clients could name any address they like.
-TRIPEAKS_TRUSTED_PROXIES = int(os.environ.get("TRIPEAKS_TRUSTED_PROXIES", "0"))
+TRIPEAKS_TRUSTED_PROXIES = env_whole_number("TRIPEAKS_TRUSTED_PROXIES", "0", minimum=0)
 
 # Posts per client address (tripeaks_site/limits.py), counted in the cache by django-ratelimit
 # and answered with a 429 page past the rate. While Redis is away nothing can be counted: the
@@ -260,10 +293,10 @@ if not DEBUG:
     }
 
 # How long the Hint may think, in milliseconds, before it answers with its best move so far.
-HINT_BUDGET_MS = int(os.environ.get("TRIPEAKS_HINT_BUDGET_MS", "1000"))
+HINT_BUDGET_MS = env_whole_number("TRIPEAKS_HINT_BUDGET_MS", "1000", minimum=1)
 # How often one player may ask for a Hint, counted in the cache by django-ratelimit: each may
 # hold a worker for a search, so a client sending Hint over and over is slowed, not the site.
-HINT_RATE = os.environ.get("TRIPEAKS_HINT_RATE", "30/m") or None
+HINT_RATE = env_rate("TRIPEAKS_HINT_RATE", "30/m")
 # And from one client address, whatever sessions it names: a client dropping its cookie is a new
 # player each time. Wide enough for a household or a classroom behind one address; empty: none.
-HINT_ADDRESS_RATE = os.environ.get("TRIPEAKS_HINT_ADDRESS_RATE", "120/m") or None
+HINT_ADDRESS_RATE = env_rate("TRIPEAKS_HINT_ADDRESS_RATE", "120/m")

@@ -12,6 +12,7 @@ import brotli
 import pytest
 
 from tests.production.harness import (
+    GUNICORN,
     ROOT,
     Gunicorn,
     free_port,
@@ -51,6 +52,62 @@ def test_production_mode_without_a_secret_refuses_to_start_with_a_clear_message(
 
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("TRIPEAKS_TRUSTED_PROXIES", "-1"),
+        ("TRIPEAKS_TRUSTED_PROXIES", "one"),
+        ("TRIPEAKS_HINT_BUDGET_MS", "0"),
+        ("TRIPEAKS_HINT_BUDGET_MS", "1.5"),
+        ("TRIPEAKS_HINT_RATE", "30"),
+        ("TRIPEAKS_HINT_RATE", "abc"),
+        ("TRIPEAKS_HINT_ADDRESS_RATE", "120/M"),
+        ("TRIPEAKS_HINT_ADDRESS_RATE", "100/0m"),
+        ("REDIS_URL", "cache:6379"),
+    ],
+)
+def test_a_malformed_setting_refuses_to_start_with_a_one_line_message(tmp_path, name, value):
+    env = production_env(f"sqlite:///{tmp_path}/unused.sqlite3", **{name: value})
+
+    result = run_manage(env, "check")
+
+    assert result.returncode != 0
+    last_line = result.stderr.splitlines()[-1]
+    assert last_line.startswith(f"django.core.exceptions.ImproperlyConfigured: {name} must "), (
+        result.stderr
+    )
+
+
+def test_settings_in_their_accepted_forms_start(tmp_path):
+    env = production_env(
+        f"sqlite:///{tmp_path}/unused.sqlite3",
+        TRIPEAKS_TRUSTED_PROXIES="2",
+        TRIPEAKS_HINT_BUDGET_MS="500",
+        TRIPEAKS_HINT_RATE="100/5m",
+        TRIPEAKS_HINT_ADDRESS_RATE="",
+        REDIS_URL="rediss://cache.example:6380/0",
+    )
+
+    result = run_manage(env, "check")
+
+    assert result.returncode == 0, result.stderr
+
+
+def test_gunicorn_refuses_to_start_with_no_workers(tmp_path):
+    env = production_env(f"sqlite:///{tmp_path}/unused.sqlite3", WEB_CONCURRENCY="0")
+
+    result = subprocess.run(
+        [str(GUNICORN), "tripeaks_site.wsgi", "--check-config"],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+
+    assert result.returncode != 0
+    assert "WEB_CONCURRENCY must be a whole number, 1 or more: not 0." in result.stderr
 
 
 def test_a_database_that_never_answers_is_given_up_on_within_seconds():
