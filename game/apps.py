@@ -1,7 +1,9 @@
 from django.apps import AppConfig
+from django.core import checks
 from django.urls import register_converter
 
 from game.converters import GameId
+from tripeaks_site.checks import static_files_collected
 
 
 class GameConfig(AppConfig):
@@ -11,3 +13,5 @@ class GameConfig(AppConfig):
     def ready(self):
         # Registered once, before any URL conf is read: the accounts' URLs name games too.
         register_converter(GameId, "game")
+        # A deploy check only: collectstatic itself runs the static files' other checks first.
+        checks.register(static_files_collected, checks.Tags.staticfiles, deploy=True)

@@ -1,8 +1,10 @@
 """Production mode's settings, checked the way a deploy runs them: in a fresh process."""
 
 import http.client
+import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -16,6 +18,7 @@ from tests.production.harness import (
     ROOT,
     Gunicorn,
     free_port,
+    manage,
     prepare,
     production_env,
     wait_until,
@@ -33,15 +36,54 @@ def run_manage(env, *args, timeout=None):
     )
 
 
-def test_check_deploy_is_clean_with_the_production_defaults():
+def deploy_env(static_root: Path) -> dict:
+    """Production mode as deployed: HTTPS, its host name, its static files in static_root."""
     env = production_env("postgres://postgres@127.0.0.1:5432/unused")
     del env["DJANGO_INSECURE_LOCAL_HTTP"]
-    env["DJANGO_ALLOWED_HOSTS"] = "tripeaks.example"
+    return env | {
+        "DJANGO_ALLOWED_HOSTS": "tripeaks.example",
+        "DJANGO_STATIC_ROOT": str(static_root),
+    }
 
-    result = run_manage(env, "check", "--deploy", "--fail-level", "WARNING")
+
+@pytest.fixture(scope="module")
+def collected_static_root(tmp_path_factory):
+    static_root = tmp_path_factory.mktemp("static")
+    manage(deploy_env(static_root), "collectstatic", "--noinput")
+    return static_root
+
+
+def test_check_deploy_is_clean_with_the_production_defaults(collected_static_root):
+    result = run_manage(
+        deploy_env(collected_static_root), "check", "--deploy", "--fail-level", "WARNING"
+    )
 
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+def test_check_deploy_says_when_the_static_files_are_not_collected(tmp_path):
+    result = run_manage(deploy_env(tmp_path), "check", "--deploy")
+
+    assert result.returncode != 0
+    assert "The static files are not collected" in result.stderr
+    assert "manage.py collectstatic" in result.stderr
+
+
+def test_check_deploy_says_when_a_static_file_came_after_collectstatic(
+    collected_static_root, tmp_path
+):
+    static_root = shutil.copytree(collected_static_root, tmp_path / "static")
+    manifest = static_root / "staticfiles.json"
+    collected = json.loads(manifest.read_text())
+    del collected["paths"]["game/tripeaks.css"]  # as if the file were new since
+    manifest.write_text(json.dumps(collected))
+
+    result = run_manage(deploy_env(static_root), "check", "--deploy")
+
+    assert result.returncode != 0
+    assert "out of date" in result.stderr and "such as game/tripeaks.css" in result.stderr
+    assert "manage.py collectstatic" in result.stderr
 
 
 def test_production_mode_without_a_secret_refuses_to_start_with_a_clear_message():
