@@ -107,6 +107,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, before anything reads the host: a load balancer's probe by the server's address.
+    "tripeaks_site.health.AnyHostMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "tripeaks_site.sessions.OutageAwareSessionMiddleware",

@@ -406,3 +406,21 @@ def test_each_page_says_what_it_is_in_its_title(player):
 
     for url, title in titles.items():
         assert text(element(player.client.get(url).content, "title")) == title, url
+
+
+@pytest.mark.parametrize("method", ["get", "head"])
+def test_a_health_probe_by_the_servers_address_is_answered(client, caplog, method):
+    """Load balancers probe by the server's address, which the allowed hosts need not list."""
+    response = getattr(client, method)("/healthz", headers={"host": "10.0.0.5:8000"})
+
+    assert response.status_code == 200
+    assert not caplog.records
+
+
+@pytest.mark.parametrize(
+    ("method", "path"), [("get", "/"), ("get", "/accounts/login/"), ("post", "/healthz")]
+)
+def test_any_other_request_by_a_host_not_allowed_is_still_refused(client, method, path):
+    response = getattr(client, method)(path, headers={"host": "10.0.0.5:8000"})
+
+    assert response.status_code == 400
