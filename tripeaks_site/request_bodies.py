@@ -10,6 +10,8 @@ too, but only when a view reads the form, and its 400 handler then reads the for
 CSRF token, which fails the same way and ends in a server error.
 """
 
+import codecs
+
 from django.conf import settings
 from django.shortcuts import render
 
@@ -38,7 +40,10 @@ class RequestBodyMiddleware:
             too_large = "That request is too large: the site takes no files."
             return refusal(request, 413, "Too large", too_large)
         encoding = request.encoding
-        if request.content_type in FORM_TYPES and encoding and encoding.lower() != "utf-8":
-            unread = "That form could not be read: forms are sent as UTF-8."
-            return refusal(request, 400, "Not understood", unread)
+        if request.content_type in FORM_TYPES and encoding:
+            if codecs.lookup(encoding).name != "utf-8":
+                unread = "That form could not be read: forms are sent as UTF-8."
+                return refusal(request, 400, "Not understood", unread)
+            # Django reads a form in UTF-8 only by this name: "utf8" and the like it refuses.
+            request.encoding = "utf-8"
         return self.get_response(request)

@@ -77,13 +77,14 @@ def test_a_form_in_another_character_set_is_a_400(open_table, path):
     assert_refused_in_the_sites_look(response, 400)
 
 
-def test_a_form_in_utf_8_declared_so_is_read(open_table):
+@pytest.mark.parametrize("charset", ["UTF-8", "utf8"])
+def test_a_form_in_utf_8_declared_so_is_read(open_table, charset):
     client, game, token = open_table
 
     response = client.post(
         f"/game/{game.pk}/draw",
         f"version={game.version}",
-        content_type="application/x-www-form-urlencoded; charset=UTF-8",
+        content_type=f"application/x-www-form-urlencoded; charset={charset}",
         headers={"X-CSRFToken": token},
     )
 
