@@ -107,7 +107,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # First, before anything reads the host: a load balancer's probe by the server's address.
+    # First, so that it sees every response.
+    "tripeaks_site.head.HeadWithoutBodyMiddleware",
+    # Before anything reads the host: a load balancer's probe by the server's address.
     "tripeaks_site.health.AnyHostMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

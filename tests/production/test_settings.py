@@ -267,6 +267,28 @@ def test_favicon_ico_leads_to_the_sites_icon_under_its_hashed_name(sqlite_server
     assert icon.status == 200 and body == (ROOT / "static" / "game" / "icon.svg").read_bytes()
 
 
+def head(server, path: str):
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    connection.request("HEAD", path)
+    return connection.getresponse()
+
+
+@pytest.mark.slow
+def test_a_head_request_is_answered_as_a_get_with_no_body_for_gunicorn_to_drop(sqlite_server):
+    _, page = get(sqlite_server, "/")
+    stylesheet = re.search(r'<link rel="stylesheet" href="([^"]+)"', page.decode()).group(1)
+
+    for path in ["/", "/healthz", "/accounts/login/", "/favicon.ico", stylesheet]:
+        got, _ = get(sqlite_server, path)
+        asked = head(sqlite_server, path)
+        assert asked.status == got.status, path
+        assert asked.getheader("Content-Type") == got.getheader("Content-Type"), path
+
+    # gunicorn keeps a HEAD response's body off the wire, and logs a warning for each it drops.
+    sqlite_server.stderr.seek(0)
+    assert "no-body response" not in sqlite_server.stderr.read().decode()
+
+
 def test_while_redis_is_away_the_log_says_so_in_one_line_a_minute():
     env = production_env("sqlite:///unused.sqlite3", REDIS_URL=f"redis://127.0.0.1:{free_port()}/0")
 
