@@ -88,9 +88,10 @@ def _practice_since(seen: dict[int, datetime], games) -> None:
 
 def _one_record_a_day(here, account) -> None:
     """A day with a record of its daily deal on both sides keeps one: the one further on (played
-    for real, over, moved in, in that order), the account's if neither is. The other becomes an
-    unrecorded play of the deal. A record begun by opening /daily and never moved in gives way to
-    a hand played on, and a hand still in play to one over, which leaves nothing to rehearse."""
+    for real, finished, moved in, in that order), the account's if neither is. The other becomes
+    an unrecorded play of the deal. A record begun by opening /daily and never moved in gives way
+    to a hand played on, and a hand still to be finished (in play, or left: /daily takes it up
+    again) to one won or at a dead end, which leaves nothing to rehearse."""
     for record in here.filter(daily__isnull=False):
         theirs = account.filter(daily=record.daily).first()
         if theirs is None:
@@ -100,7 +101,8 @@ def _one_record_a_day(here, account) -> None:
 
 
 def _further_on(record: Game) -> tuple[bool, bool, bool]:
-    return not record.practice, record.status != Game.Status.PLAYING, record.move_count > 0
+    finished = record.status in (Game.Status.WON, Game.Status.DEAD_END)
+    return not record.practice, finished, record.move_count > 0
 
 
 def choice(request) -> list[Game]:

@@ -22,6 +22,7 @@ from django.urls import reverse
 from django.utils.decorators import method_decorator
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.cache import never_cache
+from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts import claim, records
@@ -59,6 +60,7 @@ class LoginView(auth_views.LoginView):
         return super().form_invalid(form)
 
 
+@sensitive_post_parameters("password")
 @limits.per_address("login")
 def staff_login(request):
     """The admin's own login page (its look, its check that the user is staff) under the site's
@@ -206,6 +208,8 @@ def locked_out(request, original_response=None, credentials=None):
     return render(request, "accounts/locked_out.html", context, status=429)
 
 
+GROUP_OF_URL = {"staff_login": "login"}
+"""The forms counted with another's posts, by URL name: the staff's login is a login."""
 WAITS = {"s": "a moment", "m": "a minute", "h": "up to an hour", "d": "up to a day"}
 """How long a client past a rate may wait, by the rate's period (django-ratelimit's units)."""
 
@@ -213,7 +217,7 @@ WAITS = {"s": "a moment", "m": "a minute", "h": "up to an hour", "d": "up to a d
 def throttled(request, exception=None):
     """django-ratelimit's answer (RATELIMIT_VIEW) to a client address past its rate, with how
     long the wait may be: the rate's period (each form's group is named as its URL is)."""
-    group = request.resolver_match.url_name.removeprefix("staff_")  # the staff's login is one
-    rate = settings.TRIPEAKS_ADDRESS_RATES.get(group, "")
+    name = request.resolver_match.url_name
+    rate = settings.TRIPEAKS_ADDRESS_RATES.get(GROUP_OF_URL.get(name, name), "")
     wait = WAITS.get(rate[-1:], "a while")
     return render(request, "accounts/throttled.html", {"wait": wait}, status=429)

@@ -26,7 +26,6 @@ from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q, Sum
 from django.http import Http404
-from django.template.defaultfilters import pluralize
 from django.utils import timezone
 from django.utils.text import capfirst
 
@@ -565,8 +564,8 @@ def try_again_from(
     if source.status == Status.PLAYING:
         raise StillPlaying
     if not 0 <= count <= len(source.moves):
-        in_play = len(source.moves)
-        raise ValueError(f"that game has {in_play} move{pluralize(in_play)} in play, not {count}")
+        moves = "1 move" if len(source.moves) == 1 else f"{len(source.moves)} moves"
+        raise ValueError(f"that game has {moves} in play, not {count}")
     played = source.moves[:count]
     return _play_again(owner, source, table, version, played=played, practice=True)
 
@@ -860,10 +859,15 @@ def as_it_stands(owner: Owner, row: Game | None = None) -> Outcome:
 
 def _seen_whole(owner: Owner, deal: Deal) -> bool:
     """Whether the player has seen every card of `deal`: in its analysis (a game of it revealed),
-    in practice (dealt from an analysis), or in play (each card turned up at some time, as open
-    peaks and a stock drawn through show them, undone or not)."""
+    in practice (dealt from an analysis), or in play (each card turned up at some time, in one
+    game or across several, as open peaks and a stock drawn through show them, undone or not)."""
     games = owner.games().filter(deal=deal).values_list("revealed", "practice", "seen")
-    return any(revealed or practice or len(seen) == DECK_SIZE for revealed, practice, seen in games)
+    seen = set()
+    for revealed, practice, positions in games:
+        if revealed or practice:
+            return True
+        seen.update(positions)
+    return len(seen) == DECK_SIZE
 
 
 def _start(

@@ -271,9 +271,11 @@ def winnable_only(request):
     were dealt, which is stored with it: seen again, the table is the one they chose it at."""
     if is_newcomer(request) and {"dealt", "daily"} & request.POST.keys():
         try:
-            newcomer_game(request)
+            stored = newcomer_game(request)
         except BadInput as error:
             return refusal(request, 400, str(error))
+        # Its clock stopped, as the page still shows it (it names no game to pause or resume).
+        play.pause(Owner.of(request), stored)
     preferences.choose_winnable_only(request, "winnable" in request.POST)
     return HttpResponse(status=204)
 

@@ -35,7 +35,7 @@ def env_whole_number(name, default, minimum):
 # django-ratelimit's rate: a count per second, minute, hour or day, or per several (100/5m). Its
 # own parser fails on others only when a request is counted, or reads them as something else
 # ("30/M" as 30 a second).
-RATE = re.compile(r"[0-9]+/([1-9][0-9]*)?[smhd]")
+RATE = re.compile(r"[1-9][0-9]*/([1-9][0-9]*)?[smhd]")
 
 
 def env_rate(name, default):

@@ -107,6 +107,7 @@ def test_production_mode_without_a_secret_refuses_to_start_with_a_clear_message(
         ("TRIPEAKS_HINT_RATE", "abc"),
         ("TRIPEAKS_HINT_ADDRESS_RATE", "120/M"),
         ("TRIPEAKS_HINT_ADDRESS_RATE", "100/0m"),
+        ("TRIPEAKS_HINT_RATE", "0/m"),  # every Hint refused, not "no limit" (empty)
         ("REDIS_URL", "cache:6379"),
     ],
 )

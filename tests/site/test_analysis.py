@@ -544,6 +544,22 @@ def test_the_migration_forgets_the_analyses_worked_out_under_the_wrong_rules(pla
     assert list(Analysis.objects.values_list("game", flat=True)) == [standard.pk]
 
 
+def test_the_migration_forgets_the_analyses_a_solves_time_cut_short(player):
+    migration = import_module("game.migrations.0025_forget_undecided_analyses")
+    decided, undecided, where_unknown, won = (
+        play_under(player, "standard", [18]) for _ in range(4)
+    )
+    Game.objects.filter(pk=won.pk).update(status=Game.Status.WON)
+    Analysis.objects.create(game=decided, winnable=True, last_winnable=0)
+    Analysis.objects.create(game=undecided, winnable=None)
+    Analysis.objects.create(game=where_unknown, winnable=True, last_winnable=None)
+    Analysis.objects.create(game=won, winnable=True, last_winnable=None)
+
+    migration.forget_undecided_analyses(apps, None)
+
+    assert set(Analysis.objects.values_list("game", flat=True)) == {decided.pk, won.pk}
+
+
 def test_a_game_whose_analysis_its_player_has_seen_takes_no_more_moves(player, lost):
     before = player.client.get("/").content
     assert elements(element(before, id="panel"), data_action="undo")

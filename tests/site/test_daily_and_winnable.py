@@ -481,3 +481,24 @@ def test_logging_in_keeps_the_daily_record_won_here_over_the_accounts_unfinished
     account.refresh_from_db()
     assert account.daily is None and account.move_count == account_moves
     assert play.daily_results(TODAY)["played"] == 1
+
+
+def test_logging_in_keeps_the_accounts_record_played_over_one_dealt_here_and_left_untouched(
+    django_user_model,
+):
+    django_user_model.objects.create_user("alice", password="a long pass phrase")
+    laptop, phone = Client(), returning(Client())
+    laptop.post("/accounts/login/", {"username": "alice", "password": "a long pass phrase"})
+    laptop.get("/daily")
+    played = Game.objects.get(daily=TODAY, owner__username="alice")
+    laptop.post(f"/game/{played.pk}/draw", {"version": played.version}, headers=HTMX)
+    here = Player(phone)
+    here.client.get("/daily")
+    untouched = here.game
+    here.post("new")  # left before a move: left untouched
+    untouched.refresh_from_db()
+    assert untouched.status == Game.Status.SKIPPED
+
+    phone.post("/accounts/login/", {"username": "alice", "password": "a long pass phrase"})
+
+    assert list(Game.objects.filter(daily=TODAY, owner__username="alice")) == [played]

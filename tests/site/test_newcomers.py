@@ -223,6 +223,7 @@ def test_ticking_the_winnable_box_stores_the_dealt_table_with_the_choice():
     response = client.post("/winnable-only", {"winnable": "on", "dealt": table["dealt"]})
 
     assert response.status_code == 204
+    assert Game.objects.get().running_since is None, "its clock stopped, as the page shows it"
     seen_again = client.get("/")
     assert dealt_table_id(seen_again.content) == Game.objects.get().pk
     assert Game.objects.get().deal.number == int(table["dealt"]), "the table chosen at, kept"

@@ -178,6 +178,19 @@ def test_unscored_play_shows_no_score(player):
     assert not elements(html, data_score=True) and not elements(html, data_bank=True)
 
 
+def test_a_deal_seen_whole_across_two_games_is_dealt_again_as_practice(player):
+    """Open peaks show the 28; a standard game's stock drawn through shows the other 24."""
+    player.post("deal", {"deal": "4242", "rules": "open"})
+    player.post("deal", {"deal": "4242", "rules": "standard"})
+    for _ in range(23):
+        player.post("draw")
+    assert len(player.game.seen) < 52, "neither game alone showed every card"
+
+    player.post("deal", {"deal": "4242", "scoring": "pysol"})
+
+    assert (player.game.practice, player.game.scoring) == (True, "none")
+
+
 @pytest.mark.parametrize(("draws", "seen_whole"), [(23, True), (22, False)])
 def test_a_deal_whose_every_card_was_seen_in_play_is_dealt_again_as_practice(
     player, draws, seen_whole
