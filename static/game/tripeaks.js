@@ -403,6 +403,20 @@
       [0, -7, 7, -5, 5, 0].map((x) => ({ transform: `translateX(${x}px)` })),
       { duration: 360, easing: "ease-in-out" },
     );
+  // The card that was on the waste stays there, under the one about to fly onto it.
+  const keepUnder = (copy, waste) => {
+    ["data-waste", "role", "aria-label"].forEach((name) => copy.removeAttribute(name));
+    copy.setAttribute("aria-hidden", "true");
+    copy.classList.remove("taken", "drawn");
+    copy.classList.add("under");
+    waste.getAnimations().forEach((animation) => animation.cancel()); // the flight replaces them
+    waste.before(copy);
+    const at = waste.getBoundingClientRect();
+    const origin = copy.getBoundingClientRect();
+    copy.style.left = `${at.left - origin.left}px`;
+    copy.style.top = `${at.top - origin.top}px`;
+    return copy;
+  };
   // A win: the cleared deck rains from the waste before the panel rises.
   const cascade = () => {
     const waste = $("[data-waste]");
@@ -454,6 +468,7 @@
     });
 
   let before = null;
+  let wasteBefore = null;
   let wasWon = false;
   let tapped = null;
   document.addEventListener("click", (event) => {
@@ -462,6 +477,7 @@
   document.addEventListener("htmx:beforeSwap", (event) => {
     if (event.detail.target.id !== "play") return;
     before = still.matches ? null : places();
+    wasteBefore = $("[data-waste]:not(.empty)")?.cloneNode(true);
     wasWon = Boolean($("#panel.won"));
   });
   document.addEventListener("htmx:afterSettle", (event) => {
@@ -490,6 +506,7 @@
     const gone = [...seen.keys()].find((id) => /^c\d/.test(id) && !onTable.has(id));
     const stock = seen.get("stock");
     const drawn = stock ? Number(stock.face) - Number($("#stock").dataset.stock) : 0;
+    const under = waste && wasteBefore && (gone || drawn > 0) && keepUnder(wasteBefore, waste);
     if (waste && gone) {
       flyFrom(waste, seen.get(gone).box, [{ transform: "translateY(-12px) scale(1.08)", offset: 0.6 }]);
     } else if (waste && drawn > 0) {
@@ -498,6 +515,7 @@
       // An undone draw: the card turns face down again on its way back to the stock.
       flyFrom($("#stock"), seen.get("waste").box, [{ transform: "scaleX(0.1)", offset: 0.4 }]);
     }
+    if (under) Promise.allSettled(waste.getAnimations().map((flight) => flight.finished)).then(() => under.remove());
     const run = Number($("#status").dataset.run);
     if (run > Number(seen.get("status").face)) swell(run);
     if ($("#panel.won") && !wasWon) cascade();

@@ -109,6 +109,31 @@ def test_a_growing_run_swells_its_counter_and_a_draw_pulses_its_reset(chain):
     expect(chain.locator("#status")).to_have_attribute("data-run", "0")
 
 
+UNDER_AFTER_TAP = """async (selector) => {
+  const settled = new Promise((resolve) =>
+    document.addEventListener("htmx:afterSettle", resolve, { once: true }));
+  document.querySelector(selector).click();
+  await settled;
+  const under = document.querySelectorAll(".pile .under");
+  const at = under[0]?.getBoundingClientRect();
+  const rank = under[0]?.querySelector("b").dataset.g;
+  return { count: under.length, rank, at: [at?.left, at?.top] };
+}"""
+
+
+@pytest.mark.parametrize("tapped", [f"#c{CHAIN_ORDER[0]}", "#stock"], ids=["take", "draw"])
+def test_the_waste_card_stays_under_the_one_flying_onto_it(chain, tapped):
+    before = chain.locator("[data-waste] b").get_attribute("data-g")
+
+    under = chain.evaluate(UNDER_AFTER_TAP, tapped)
+    settle(chain)
+
+    waste = chain.locator("[data-waste]").bounding_box()
+    assert (under["count"], under["rank"]) == (1, before)
+    assert [round(value) for value in under["at"]] == [round(waste["x"]), round(waste["y"])]
+    expect(chain.locator(".under")).to_have_count(0)
+
+
 def test_a_refused_tap_shakes_the_card_beside_its_reason(chain):
     moving = moving_after(chain, "#c19")
 
