@@ -90,6 +90,10 @@ def test_a_playable_card_lifts_under_a_pointer_but_not_after_a_touch(new_device,
 def test_a_drawn_card_slides_from_the_stock_and_back_when_undone(chain):
     drawn, undone = moving_after_each(chain, "#stock", "#controls [data-action=undo]")
     assert "waste" in drawn and "stock" in undone
+    # The card flies back, not the stock's count with it, which shows once it has landed.
+    count = chain.locator("#stock span")
+    assert count.evaluate("(count) => getComputedStyle(count).visibility") == "hidden"
+    expect(count).to_be_visible()
     expect(chain.locator("#stock")).to_have_attribute("data-stock", "23")
 
 
