@@ -37,7 +37,7 @@ from game.engine.daily import candidates as daily_candidates
 from game.engine.deck import MAX_DEAL_NUMBER, DeckError
 from game.engine.geometry import COVERS
 from game.engine.hint import Hint, hint_for_table, recommend
-from game.engine.knowledge import view_of
+from game.engine.knowledge import seed_of, view_of
 from game.engine.rules import Rules
 from game.engine.scoring import START as SCORE_AT_DEAL
 from game.engine.scoring import hand_score, steps
@@ -770,7 +770,7 @@ def _search_once(row: Game, view) -> Hint:
     first to ask searches, and the others, in any app server process, wait for its answer in the
     shared cache (as long as the search itself may take), else take the quick suggestion."""
     answer_key, searching_key = f"hint:{row.pk}:{row.version}", f"searching:{row.pk}:{row.version}"
-    options = {"seed": row.pk * 1_000_003 + row.version, "budget_ms": settings.HINT_BUDGET_MS}
+    options = {"seed": seed_of(view), "budget_ms": settings.HINT_BUDGET_MS}
     wait = 2 * settings.HINT_BUDGET_MS / 1000 + GRACE_S
     # add() is False only when someone else holds the key; when the cache cannot be reached it
     # answers None, and each request searches for itself.

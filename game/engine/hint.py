@@ -322,14 +322,20 @@ def _what_it_opens_and_what_follows(view: PlayerView, pos: int) -> list[str]:
         return [turned, _what_follows(followers, view)]
     freed = [upper for upper in opened if upper not in followers]
     freed_followers = [upper for upper in opened if upper in followers]
-    names = [f"the {card_label(view.tableau[upper])}" for upper in (*freed, *freed_followers)]
-    frees = "it frees " + " and ".join(names) if names else ""
-    if len(freed_followers) == 1:
-        frees += ", which can follow it"
-    elif freed_followers:
-        frees += ", both of which can follow it"
+
+    def named(cards: list[int]) -> str:
+        return " and ".join(f"the {card_label(view.tableau[card])}" for card in cards)
+
+    # The cards that can follow it first, each clause by its own cards: "it frees the 8 of
+    # diamonds, which can follow it, and the king of clubs".
+    frees = []
+    if freed_followers:
+        which = "which" if len(freed_followers) == 1 else "either of which"
+        frees.append(f"{named(freed_followers)}, {which} can follow it")
+    if freed:
+        frees.append(named(freed))
     others = [other for other in followers if other not in opened]
-    return [frees, _what_follows(others, view)]
+    return ["it frees " + ", and ".join(frees) if frees else "", _what_follows(others, view)]
 
 
 def _followers(view: PlayerView, pos: int) -> list[int]:
@@ -352,7 +358,8 @@ def _what_follows(followers: list[int], view: PlayerView) -> str:
         return ""
     if len(followers) == 1:
         return f"the {card_label(view.tableau[followers[0]])} can follow it"
-    return f"{_cards(len(followers))} can follow it"
+    # Either, not both: each fits onto it, and no two of them onto each other.
+    return f"{'either' if len(followers) == 2 else 'any'} of {_cards(len(followers))} can follow it"
 
 
 def _what_it_keeps(view: PlayerView, pos: int) -> str:

@@ -7,6 +7,7 @@ that an undo has turned face down again and drawn cards that an undo has put bac
 that nothing about their deal order can leak through it.
 """
 
+import hashlib
 from dataclasses import dataclass
 
 from .cards import DECK_SIZE, rank
@@ -73,6 +74,12 @@ def view_of(table: Table) -> PlayerView:
         wild_held=table.wild_held,
         unseen=tuple(sorted(set(range(DECK_SIZE)) - seen_cards)),
     )
+
+
+def seed_of(view: PlayerView) -> int:
+    """A search seed of the view's own: the same knowledge of a table, in any game and at any
+    point of it, imagines the same deals for its unseen cards, so the Hint says the same."""
+    return int.from_bytes(hashlib.sha256(repr(view).encode()).digest()[:8], "big")
 
 
 def known_deck(view: PlayerView) -> tuple[int, ...]:

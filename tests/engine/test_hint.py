@@ -212,6 +212,22 @@ def test_a_card_freed_that_can_follow_is_named_once():
     assert hint.reason.count("7 of diamonds") == 1
 
 
+def test_two_cards_that_can_follow_are_either_not_both():
+    # On the 9 both the 8 and the 10 fit; once either is taken, the other no longer does.
+    view = view_of(Table(deck_with({**HIGH_BASE, 18: "9D", 19: "8C", 20: "TC", 28: "TS"})))
+    assert "either of two cards can follow it" in _why(view, 18)
+
+
+def test_an_open_card_freed_that_can_follow_is_told_apart_from_one_that_cannot():
+    placed = {**HIGH_BASE, 28: "4S", 18: "5C", 20: "6H", 19: "7C", 9: "8D", 10: "JH"}
+    game = Table(deck_with(placed), OPEN_PEAKS)
+    for pos in (18, 20):
+        game.take(pos)
+    assert _why(view_of(game), 19).startswith(
+        "it frees the 8 of diamonds, which can follow it, and the jack of hearts"
+    )
+
+
 def test_a_draw_while_cards_fit_says_what_is_kept():
     one_fits = view_of(Table(CHAIN_DECK))
     assert _why(one_fits, DRAW) == "the ace of clubs is worth more kept for a later run"

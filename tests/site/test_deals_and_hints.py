@@ -491,3 +491,31 @@ def test_one_players_hints_past_their_rate_leave_the_others_at_their_address_the
 
     assert burst == [200, 200, 429, 429, 429, 429]
     assert [other.post("hint").status_code for _ in range(2)] == [200, 200]
+
+
+# A head start's position where taking the 5 of hearts and drawing are close: which the search
+# prefers turns on the deals it imagines for the unseen cards.
+CLOSE_CALL_DECK = (
+    "7C8S7DJH3D5SQSKC3C8HKS6C6D2SAS4SJCAH7HTC5HJDTSQCTD4H4CKH4D3H2DTH9S6S5D8C8D9H9CKD7SQH3SAD5C6H"
+    "QD2HJS9D2CAC"
+)
+CLOSE_CALL_MOVES = [27, 23, 21, 19, "draw", "draw", "undo"]
+
+
+def test_the_same_position_gets_the_same_hint_in_any_game_at_any_point(player, settings):
+    """The player's knowledge decides the hint, not which game or which move of it they are at:
+    the same table and the same cards seen, the same advice."""
+    settings.HINT_BUDGET_MS = 30_000  # the search's work bound decides, not the machine's speed
+    answers = set()
+    for _ in range(2):  # two games of the deal
+        player.post("deal", {"deal": CLOSE_CALL_DECK, "rules": "headstart"})
+        for move in CLOSE_CALL_MOVES:
+            made = player.post(move) if isinstance(move, str) else player.take(move)
+            assert made.status_code == 200
+        for _ in range(4):  # and the same table at four of its versions
+            html = player.post("hint").content
+            answers.add((hint_bar(html), tuple(mark.attrs.get("id") for mark in hinted(html))))
+            player.post("draw")
+            player.post("undo")
+
+    assert len(answers) == 1, answers
