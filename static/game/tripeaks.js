@@ -403,12 +403,19 @@
       [0, -7, 7, -5, 5, 0].map((x) => ({ transform: `translateX(${x}px)` })),
       { duration: 360, easing: "ease-in-out" },
     );
-  // The card that was on the waste stays there, under the one about to fly onto it.
-  const keepUnder = (copy, waste) => {
+  // A copy of a waste card for the eye alone: not the waste to a script or a screen reader, and
+  // not landing as the waste's card does.
+  const lookalike = (card, kind) => {
+    const copy = card.cloneNode(true);
     ["data-waste", "role", "aria-label"].forEach((name) => copy.removeAttribute(name));
     copy.setAttribute("aria-hidden", "true");
     copy.classList.remove("taken", "drawn");
-    copy.classList.add("under");
+    copy.classList.add(kind);
+    return copy;
+  };
+  // The card that was on the waste stays there, under the one about to fly onto it.
+  const keepUnder = (card, waste) => {
+    const copy = lookalike(card, "under");
     waste.getAnimations().forEach((animation) => animation.cancel()); // the flight replaces them
     waste.before(copy);
     const at = waste.getBoundingClientRect();
@@ -425,12 +432,7 @@
     const parent = waste.offsetParent.getBoundingClientRect();
     const box = { left: parent.left + waste.offsetLeft, top: parent.top + waste.offsetTop };
     for (let index = 0; index < 14; index += 1) {
-      const card = waste.cloneNode(true);
-      card.removeAttribute("role");
-      card.removeAttribute("data-waste");
-      card.classList.remove("taken", "drawn");
-      card.setAttribute("aria-hidden", "true");
-      card.classList.add("cascade");
+      const card = lookalike(waste, "cascade");
       card.style.left = `${box.left}px`;
       card.style.top = `${box.top}px`;
       document.body.append(card);
@@ -477,7 +479,7 @@
   document.addEventListener("htmx:beforeSwap", (event) => {
     if (event.detail.target.id !== "play") return;
     before = still.matches ? null : places();
-    wasteBefore = $("[data-waste]:not(.empty)")?.cloneNode(true);
+    wasteBefore = $("[data-waste]:not(.empty)"); // swapped out, it is still there to copy
     wasWon = Boolean($("#panel.won"));
   });
   document.addEventListener("htmx:afterSettle", (event) => {
