@@ -214,12 +214,12 @@ def open_table(
     return Outcome(row, table_of(row))
 
 
-def dealt_table(day: date | None = None) -> Outcome:
+def dealt_table(day: date | None = None, number: int | None = None) -> Outcome:
     """A table for a newcomer, stored nowhere, its clock stopped: a page view writes nothing.
-    A random deal, or with `day` that day's daily deal. Their first action stores it
-    (store_dealt)."""
+    That day's daily deal, else the deal of `number` (DeckError if no deal has it), else a random
+    one. Their first action stores it (store_dealt)."""
     if day is None:
-        number = random_number()
+        number = random_number() if number is None else number
         deal = Deal(deck=Deal.deck_of(number), number=number)
     else:
         deal = daily_deal(day)

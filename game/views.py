@@ -3,9 +3,11 @@ answers with `answer`: an htmx request gets the changed regions of the page as f
 form post is redirected back to the page, which shows once what the post did (its flash)."""
 
 from dataclasses import dataclass, replace
+from datetime import date
 from functools import wraps
 
 from django.conf import settings
+from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
@@ -91,8 +93,8 @@ def game_action(view):
     def checked(request, game_id, **options):
         try:
             if game_id == play.UNSTORED:
-                game_id = newcomer_game(request)
-            elif is_newcomer(request):
+                return first_action(request, view, **options)
+            if is_newcomer(request):
                 raise Http404(play.NOT_YOURS)  # not a session of their own, so not a game
             return view(request, game_id, **options)
         except play.Stale:  # a table dealt in another tab, never stored
@@ -127,13 +129,23 @@ def is_newcomer(request) -> bool:
     return not request.user.is_authenticated and request.session.is_empty()
 
 
-def newcomer_game(request) -> int:
-    """The game a newcomer's first action acts on: the table they were dealt (its number in the
-    form's `dealt` field; the daily deal by its date in `daily`, its number unsaid, lest it be
-    played beforehand as an ordinary game), stored now."""
-    number = _whole_number(request.POST.get("dealt"), "dealt")
+def first_action(request, view, **options):
+    """A newcomer's first action, on the table they were dealt, stored for it with their session.
+    Refused as bad input, it stores nothing, neither (on SQLite, other writes wait for it, a first
+    Hint's search included)."""
     try:
-        day = play.daily_date(request.POST["daily"]) if "daily" in request.POST else None
+        with transaction.atomic():
+            return view(request, newcomer_game(request), **options)
+    except BadInput:
+        request.session.flush()  # begun for the table: its cached copy goes too
+        raise
+
+
+def newcomer_game(request) -> int:
+    """The game a newcomer's first action acts on: the table they were dealt (dealt_in), stored
+    now."""
+    day, number = dealt_in(request)
+    try:
         deal = play.daily_deal(day) if day else Deal.for_number(number or 0)
     except DeckError as error:
         raise BadInput(f"That table cannot be stored: {error}.") from None
@@ -142,6 +154,18 @@ def newcomer_game(request) -> int:
     # played after it is an ordinary game of that deal, as a past day's typed into the deal form is.
     record = day if day == play.today() else None
     return play.store_dealt(Owner.of(request), deal, daily=record)
+
+
+def dealt_in(request) -> tuple[date | None, int | None]:
+    """The table a newcomer's post was sent from: the daily deal by its date in the form's `daily`
+    field (its number unsaid, lest it be played beforehand as an ordinary game), else the deal
+    numbered in `dealt`."""
+    number = _whole_number(request.POST.get("dealt"), "dealt")
+    try:
+        day = play.daily_date(request.POST["daily"]) if "daily" in request.POST else None
+    except DeckError as error:
+        raise BadInput(f"That table cannot be stored: {error}.") from None
+    return day, number
 
 
 def owner_of_stored(request) -> Owner:
@@ -155,7 +179,10 @@ def owner_of_stored(request) -> Owner:
 def visitor_table(request, resume: bool = True) -> play.Outcome:
     """The table a visitor sees: a newcomer's dealt one, else their own."""
     if is_newcomer(request):
-        return play.dealt_table()
+        try:  # a refused post's is the table it was sent from
+            return play.dealt_table(*dealt_in(request))
+        except (BadInput, DeckError):
+            return play.dealt_table()
 
     def first_deal():  # a visitor whose session holds no game yet: New deal's kind of deal
         return play.random_deal(winnable=preferences.winnable_only(request))

@@ -114,6 +114,28 @@ def test_a_first_action_without_a_real_dealt_deal_stores_nothing(forged):
     assert stored_rows() == before
 
 
+@pytest.mark.parametrize(
+    ("action", "data"),
+    [("take", {"pos": "28"}), ("take", {"pos": "-1"}), ("draw", {"version": "one"}),
+     ("deal", {"deal": "ZZ"}), ("deal", {"rules": "reverse"}), ("deal", {"scoring": "vegas"}),
+     ("again", {"moves": "3"})],
+)  # fmt: skip
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "plain"])
+def test_a_refused_first_action_stores_nothing_and_shows_the_table_dealt(action, data, htmx):
+    client = Client()
+    page = client.get("/")
+    before = stored_rows()
+
+    response = first_action(client, page, action, data, htmx=htmx)
+
+    assert response.status_code == 400 and message(response.content)
+    assert stored_rows() == before and "sessionid" not in response.cookies
+    assert dealt(response.content) == dealt(page.content), "the table they were dealt, unstored"
+    # Still a newcomer's first action to come: the next, made right, stores the table.
+    assert first_action(client, page, "draw").status_code == 200
+    assert Game.objects.get().deal.number == int(dealt(page.content)["dealt"])
+
+
 def test_a_newcomers_post_to_a_stored_game_is_refused_and_stores_nothing(player):
     someone_elses = player.game
     before = stored_rows()
