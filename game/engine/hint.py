@@ -18,7 +18,9 @@ other move keep it to the last. So the hint advises it only where laying it now 
 keeping it, and a draw while it is held says to keep it.
 
 Only when every card is known does the exact solver run; then a proven win gives the first move of
-the winning line and a proven loss gives the "unsolvable" verdict. Nothing else ever does.
+the winning line, and a proven loss gives the "unsolvable" verdict if no card is face down on the
+peaks either (one an undo turned back over is known, but the table still hides it: the verdict
+waits until it is turned up again, as the spec words it). Nothing else ever gives the verdict.
 """
 
 import random
@@ -60,7 +62,8 @@ class Hint:
     move: Move | None
     """A tableau position, "draw", or None once the game is over."""
     verdict: str | None
-    """"unsolvable" only when every card is known and the solver proved the deal lost."""
+    """"unsolvable" only when every card is known, none face down, and the solver proved the deal
+    lost."""
     reason: str
 
 
@@ -90,7 +93,7 @@ def recommend(
             move = solution.moves[0]
             return Hint(move, None, f"{_describe(view, move)}: it leads to clearing the table.")
         nodes = max(0, nodes - solution.nodes)
-        if solution.result == "loss":
+        if solution.result == "loss" and view.nothing_hidden:
             return _unsolvable(view, seed, nodes, deadline)
     return _best_by_rollouts(view, seed, nodes, deadline)
 

@@ -43,6 +43,14 @@ class PlayerView(Peaks):
         """No face-down card and no stock card the player has not seen."""
         return not self.unseen
 
+    @property
+    def nothing_hidden(self) -> bool:
+        """Every card known and none face down on the peaks: a card an undo has turned back over
+        is known but face down, as the table shows it."""
+        return self.fully_known and all(
+            self.is_removed(pos) or self.is_face_up(pos) for pos in range(TABLEAU_SIZE)
+        )
+
     def legal_takes(self) -> list[int]:
         fits = self.rules.fits
         top = self.waste_top

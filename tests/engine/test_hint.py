@@ -149,6 +149,34 @@ def test_a_proven_loss_gives_the_verdict_and_still_a_legal_move(rules):
     assert hint.move in view_of(game).legal_moves()
 
 
+def test_no_verdict_while_a_known_card_lies_face_down_again():
+    # Every card seen (a winning line played up to its last take, the stock drawn through), then
+    # undone to the deal and the stock drawn through at once: lost, every card known, and the 18
+    # cards of the upper rows face down again. The spec's verdict needs none face down.
+    for number in range(1, 400):
+        game = Table(deck_for_number(number))
+        line = solve_table(game).moves
+        for move in line[:-1]:
+            game.apply(move)
+        while game.stock_count:
+            game.draw()
+        while game.moves:
+            game.undo()
+        while game.stock_count:
+            game.draw()
+        if line and solve_table(game).result == "loss":
+            break
+    else:
+        pytest.fail("no such deal among the first 400")
+    view = view_of(game)
+    assert view.fully_known and not view.nothing_hidden
+
+    hint = hint_for_table(game, seed=0, max_nodes=2_000_000, budget_ms=None)
+
+    assert hint.verdict is None and "cannot be finished" not in hint.reason
+    assert hint.move in view.legal_moves()
+
+
 def test_the_view_knows_whether_the_wild_card_is_held():
     game = Table(CHAIN_DECK, OPEN_WILD)
     assert view_of(game).wild_held and WILD in view_of(game).legal_moves()
