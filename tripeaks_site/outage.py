@@ -1,5 +1,5 @@
-"""While the database or Redis is unreachable, players get a short 503 page instead of a server
-error.
+"""While the database or Redis is unreachable (or Redis answers with errors), players get a short
+503 page instead of a server error.
 
 The database going away (a restart, a failover) raises OperationalError or InterfaceError from
 whatever query comes next. Every change to a game is one transaction, so a failed request has
@@ -19,7 +19,9 @@ logger = logging.getLogger(__name__)
 
 RESTING = "The game is resting for a moment: try again shortly. Nothing you played is lost."
 RETRY_AFTER_SECONDS = 5
-UNAVAILABLE = (OperationalError, InterfaceError, redis.ConnectionError, redis.TimeoutError)
+UNAVAILABLE = (OperationalError, InterfaceError, redis.RedisError)
+"""Redis's errors all count: one that answers with errors (out of disk, a wrong database number)
+fails a session's end as one that cannot be reached does."""
 
 
 class OutageMiddleware:

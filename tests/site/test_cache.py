@@ -27,6 +27,12 @@ REDIS_CACHE = {
 }
 # A real client against a port where nothing listens: Redis down, as a player would meet it.
 UNREACHABLE_CACHE = {"default": site_settings.redis_cache(f"redis://127.0.0.1:{free_port()}/15")}
+# The same Redis, asked for a database it does not have: it answers every connection with an
+# error, as one out of disk (MISCONF) answers writes.
+ERRING_CACHE = {"default": site_settings.redis_cache("redis://127.0.0.1:6379/9999")}
+REDIS_AWAY = pytest.mark.parametrize(
+    "away", [UNREACHABLE_CACHE, ERRING_CACHE], ids=["unreachable", "erring"]
+)
 
 
 @pytest.fixture
@@ -61,9 +67,10 @@ def test_a_session_is_read_back_from_redis(redis_cache):
     assert redis_cache.get(session.cache_key) == {"tipped": True}
 
 
-def test_without_redis_every_cache_call_answers_as_an_empty_cache(redis_cache):
+@REDIS_AWAY
+def test_without_redis_every_cache_call_answers_as_an_empty_cache(redis_cache, away):
     redis_cache.set("answer", 42, timeout=30)
-    with override_settings(CACHES=UNREACHABLE_CACHE):
+    with override_settings(CACHES=away):
         cache = caches["default"]
 
         assert cache.get("answer", "missed") == "missed"
@@ -91,10 +98,11 @@ def test_without_redis_a_sessions_delete_fails_rather_than_leave_its_copy(redis_
 
 
 @pytest.mark.django_db
-def test_without_redis_play_goes_on_from_the_database(client, redis_cache):
+@REDIS_AWAY
+def test_without_redis_play_goes_on_from_the_database(client, redis_cache, away):
     player = Player(client)
     game = player.game
-    with override_settings(CACHES=UNREACHABLE_CACHE):
+    with override_settings(CACHES=away):
         assert client.get("/").status_code == 200
         response = player.post("draw")
 
@@ -105,10 +113,11 @@ def test_without_redis_play_goes_on_from_the_database(client, redis_cache):
 
 
 @pytest.mark.django_db
-def test_logging_out_without_redis_changes_nothing_and_says_to_try_again(client, redis_cache):
+@REDIS_AWAY
+def test_logging_out_without_redis_changes_nothing_and_says_to_try_again(client, redis_cache, away):
     client.force_login(make_user("alice"))
     session_key = client.session.session_key
-    with override_settings(CACHES=UNREACHABLE_CACHE):
+    with override_settings(CACHES=away):
         response = client.post("/accounts/logout/")
 
     assert response.status_code == 503 and RESTING in response.text
@@ -123,11 +132,12 @@ def test_logging_out_without_redis_changes_nothing_and_says_to_try_again(client,
 
 
 @pytest.mark.django_db
-def test_logging_in_without_redis_changes_nothing_and_says_to_try_again(client, redis_cache):
+@REDIS_AWAY
+def test_logging_in_without_redis_changes_nothing_and_says_to_try_again(client, redis_cache, away):
     make_user("alice")
     game = Player(client).game
     session_key = client.session.session_key
-    with override_settings(CACHES=UNREACHABLE_CACHE):
+    with override_settings(CACHES=away):
         response = client.post("/accounts/login/", {"username": "alice", "password": PASSWORD})
 
     assert response.status_code == 503 and RESTING in response.text
@@ -138,14 +148,15 @@ def test_logging_in_without_redis_changes_nothing_and_says_to_try_again(client, 
 
 
 @pytest.mark.django_db
+@REDIS_AWAY
 def test_changing_a_password_without_redis_changes_nothing_and_says_to_try_again(
-    client, redis_cache
+    client, redis_cache, away
 ):
     alice = make_user("alice")
     client.force_login(alice)
     new = "a brand new passphrase"
     data = {"old_password": PASSWORD, "new_password1": new, "new_password2": new}
-    with override_settings(CACHES=UNREACHABLE_CACHE):
+    with override_settings(CACHES=away):
         response = client.post("/accounts/password_change/", data)
 
     assert response.status_code == 503 and RESTING in response.text
