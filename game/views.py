@@ -39,6 +39,8 @@ FLASHED = (
     "set_aside",
 )
 GONE_FROM_HERE = "That tap was not made: you logged in or out in another tab."
+WINNABLE_CHOSEN = "New deal now deals only deals that can be won."
+ANY_CHOSEN = "New deal now deals any deal, winnable or not."
 TIPPED = "tipped"
 """Session key: the first-run tip has been shown."""
 
@@ -303,8 +305,13 @@ def winnable_only(request):
             return refusal(request, 400, str(error))
         # Its clock stopped, as the page still shows it (it names no game to pause or resume).
         play.pause(Owner.of(request), stored)
-    preferences.choose_winnable_only(request, "winnable" in request.POST)
-    return HttpResponse(status=204)
+    chosen = "winnable" in request.POST
+    preferences.choose_winnable_only(request, chosen)
+    if not request.htmx:
+        return HttpResponse(status=204)
+    # Ticked, nothing changes on the table: the player is told when the choice applies.
+    context = {"note": WINNABLE_CHOSEN if chosen else ANY_CHOSEN}
+    return render(request, "game/play.html#notice_swap", context)
 
 
 @never_cache

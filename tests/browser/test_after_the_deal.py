@@ -10,6 +10,7 @@ from game import play
 from game.engine.scoring import hand_score
 from game.engine.state import DRAW, Table
 from game.models import Deal, Game
+from game.views import WINNABLE_CHOSEN
 from tests.browser.conftest import contrast, first_held, screenshot, start_deal, take
 from tests.day import TODAY
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
@@ -188,6 +189,7 @@ def test_every_card_of_the_analysis_shows_its_suit(table, width, height):
 def test_with_the_winnable_box_ticked_every_new_deal_can_be_won(table):
     with table.expect_response("**/winnable-only"):  # kept as it is ticked, without Play
         table.locator("input[name=winnable]").check()
+    expect(table.locator("#notice [data-note]")).to_have_text(WINNABLE_CHOSEN)
     for _ in range(3):
         before = table.locator("#table").get_attribute("data-table")
         table.locator("#controls [data-action=new]").click()

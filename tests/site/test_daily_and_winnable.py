@@ -11,6 +11,7 @@ from game.engine.solver import solve
 from game.models import Deal, Game, Verdict
 from game.owners import Owner
 from game.verdicts import is_winnable
+from game.views import ANY_CHOSEN, WINNABLE_CHOSEN
 from tests.conftest import returning
 from tests.day import TODAY
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
@@ -88,6 +89,16 @@ def test_the_winnable_box_is_kept_as_soon_as_it_changes(player, monkeypatch):
     player.post("new")
 
     assert player.game.deal.number == lost
+
+
+def test_the_box_says_when_its_choice_applies(player):
+    ticked = player.client.post("/winnable-only", {"winnable": "on"}, headers=HTMX)
+    unticked = player.client.post("/winnable-only", {}, headers=HTMX)
+
+    assert (ticked.status_code, unticked.status_code) == (200, 200)
+    assert element(ticked.content, data_note=True).text == WINNABLE_CHOSEN
+    assert element(unticked.content, data_note=True).text == ANY_CHOSEN
+    assert not elements(ticked.content, data_table=True), "the table is left as it is"
 
 
 def test_a_visitors_first_table_after_choosing_the_box_is_a_winnable_deal(client, monkeypatch):
