@@ -1,14 +1,14 @@
 from django.contrib import admin
 
-from game.models import Action
+from game.models import Action, Game
 
-from .links import change_link, player_of
+from .links import LinksWhereTheyOpen, change_link, player_of
 from .moves import card_taken
 from .view_only import ViewOnly
 
 
 @admin.register(Action)
-class ActionAdmin(ViewOnly, admin.ModelAdmin):
+class ActionAdmin(LinksWhereTheyOpen, ViewOnly, admin.ModelAdmin):
     """The append-only log: read-only for everyone, staff included."""
 
     list_display = ["game_link", "seq", "kind", "card", "player", "at"]
@@ -20,10 +20,15 @@ class ActionAdmin(ViewOnly, admin.ModelAdmin):
     search_help_text = "A game id, a deal number or a player's user name."
     fields = ["game_link", "seq", "kind", "pos", "card", "detail", "at"]
     readonly_fields = fields
+    unlinked_twins = {"game_link": (Game, "game_text")}
 
     @admin.display(description="game", ordering="game_id")
     def game_link(self, action):
-        return change_link(action.game, f"Game {action.game_id}")
+        return change_link(action.game, self.game_text(action))
+
+    @admin.display(description="game", ordering="game_id")
+    def game_text(self, action):
+        return f"Game {action.game_id}"
 
     @admin.display(description="card")
     def card(self, action):

@@ -6,10 +6,10 @@ from django.utils.safestring import mark_safe
 from game import stats
 from game.display import percent, rules_label
 from game.engine.rules import STANDARD_NAME
-from game.models import Deal
+from game.models import Deal, Game
 
 from .filters import PLAYED
-from .links import deal_name
+from .links import LinksWhereTheyOpen, deal_name
 from .search import DealNumberSearch
 from .verdicts import VerdictFilter, label, store_verdicts, with_standard_verdict
 
@@ -19,7 +19,7 @@ request has to solve every deal selected."""
 
 
 @admin.register(Deal)
-class DealAdmin(DealNumberSearch, admin.ModelAdmin):
+class DealAdmin(LinksWhereTheyOpen, DealNumberSearch, admin.ModelAdmin):
     list_display = [
         "identifier", "games_played", "wins", "win_rate", "standard_verdict", "created_at",
     ]  # fmt: skip
@@ -29,6 +29,7 @@ class DealAdmin(DealNumberSearch, admin.ModelAdmin):
     readonly_fields = [
         "deck", "number", "created_at", "verdicts", "games_played", "wins", "win_rate",
     ]  # fmt: skip
+    unlinked_twins = {"games_played": (Game, "games_played_text")}
     actions = ["compute_verdict"]
 
     def get_queryset(self, request):
@@ -73,7 +74,11 @@ class DealAdmin(DealNumberSearch, admin.ModelAdmin):
             f"?deal__id__exact={deal.pk}&status={PLAYED}&practice__exact=0&rules={STANDARD_NAME}"
         )
         url = reverse("admin:game_game_changelist") + query
-        return format_html('<a href="{}">{}</a>', url, deal.plays)
+        return format_html('<a href="{}">{}</a>', url, self.games_played_text(deal))
+
+    @admin.display(ordering="plays", description="played (standard game)")
+    def games_played_text(self, deal):
+        return deal.plays
 
     @admin.display(ordering="wins", description="won")
     def wins(self, deal):

@@ -12,10 +12,10 @@ from game import play, review
 from game.display import clock, rules_label
 from game.engine.rules import Rules
 from game.engine.state import IllegalAction
-from game.models import Game
+from game.models import Deal, Game
 
 from .filters import RulesFilter, StatusFilter
-from .links import change_link, deal_name, player_of
+from .links import LinksWhereTheyOpen, change_link, deal_name, player_of
 from .moves import log_entries
 from .search import DealNumberSearch
 from .table import table_at
@@ -24,7 +24,7 @@ from .view_only import ViewOnly
 
 
 @admin.register(Game)
-class GameAdmin(DealNumberSearch, ViewOnly, admin.ModelAdmin):
+class GameAdmin(LinksWhereTheyOpen, DealNumberSearch, ViewOnly, admin.ModelAdmin):
     # The list's order (newest first) and what a game came to lead, the rest after: beside the
     # sidebar and the filters, a laptop's screen shows the first eight or so.
     list_display = [
@@ -49,6 +49,7 @@ class GameAdmin(DealNumberSearch, ViewOnly, admin.ModelAdmin):
         "started_at", "finished_at", "updated_at",
     ]  # fmt: skip
     readonly_fields = fields
+    unlinked_twins = {"deal_link": (Deal, "deal_text")}
     change_form_template = "admin/game/game/change_form.html"
 
     def of_daily_deal(self, day):
@@ -56,7 +57,11 @@ class GameAdmin(DealNumberSearch, ViewOnly, admin.ModelAdmin):
 
     @admin.display(description="deal", ordering="deal__number")
     def deal_link(self, game):
-        return change_link(game.deal, deal_name(game.deal))
+        return change_link(game.deal, self.deal_text(game))
+
+    @admin.display(description="deal", ordering="deal__number")
+    def deal_text(self, game):
+        return deal_name(game.deal)
 
     @admin.display(description="player", ordering="owner__username")
     def player(self, game):

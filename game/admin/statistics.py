@@ -11,6 +11,7 @@ from game.engine.geometry import TABLEAU_SIZE
 from game.models import Deal, Game
 
 from .charts import Numbers, bar_chart
+from .links import may_view
 from .verdicts import label, store_verdicts
 
 SCORED = [choice for choice in Game.Scoring.choices if choice[0] != Game.Scoring.NONE]
@@ -47,6 +48,7 @@ def statistics_view(request):
         "longest_runs": stats.longest_runs(),
         "most_played": stats.most_played_deals(),
         "every_deal_by_plays": admin.site.get_model_admin(Deal).by_games_played(request),
+        "deal_links": may_view(request, Deal),
         "hardest": hardest,
         "min_plays": min_plays,
         "rule_sets": stats.by_rules(),
