@@ -1,6 +1,7 @@
 from datetime import date, timedelta
 
 import pytest
+from django.utils import timezone
 
 from game.engine.deck import format_deck
 from game.engine.solver import solve
@@ -92,6 +93,27 @@ def test_games_are_filtered_by_status_and_date(staff_client, played):
     assert statuses() == [
         "dead end", "dead end", "left unfinished", "left untouched", "playing", "won",
     ]  # fmt: skip
+
+
+def test_games_sorted_by_time_follow_the_time_shown_the_clock_of_a_game_in_play_included(
+    staff_client, db
+):
+    """A game in play shows its banked time and the minutes its clock has been running since."""
+    deal = Deal.for_number(1)
+    Game.objects.create(deal=deal, status=Game.Status.DEAD_END, move_count=9, active_ms=60_000)
+    Game.objects.create(deal=deal, status=Game.Status.LEFT, move_count=9, active_ms=120_000)
+    Game.objects.create(
+        deal=deal, move_count=3, active_ms=10_000,
+        running_since=timezone.now() - timedelta(minutes=5),
+    )  # fmt: skip
+    [head] = parse(staff_client.get(GAMES).content.decode()).find_all(
+        "class", "sortable column-active_time"
+    )
+    [sort] = [part.attrs["href"] for part in head.descendants() if part.tag == "a"]
+
+    rows = changelist(staff_client.get(f"{GAMES}{sort}").content.decode())
+
+    assert [row["active_time"].text for row in rows] == ["1:00", "2:00", "5:10"]
 
 
 def test_games_are_listed_and_filtered_by_their_rules_in_words(staff_client, played):
