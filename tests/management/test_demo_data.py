@@ -14,7 +14,9 @@ from django.utils import timezone
 from game import stats
 from game.engine.rules import Rules
 from game.engine.scoring import CLASSIC, MAXIMUM, PYSOL, START, hand_score
+from game.engine.solver import solve
 from game.engine.state import Table
+from game.management.commands import make_demo_data
 from game.management.commands.make_demo_data import RULE_SETS
 from game.models import Deal, Game
 
@@ -26,8 +28,10 @@ DEMO = dict(games=300, deals=20, days=5, players=4, logged=60, daily_days=3, see
 def _demo_data(django_db_setup, django_db_blocker):
     """The demo data, made once for the module's tests (each test's changes are rolled back),
     then flushed as after any test that commits. The daily deal of a day is remembered in the
-    cache, which outlives the database: it starts and ends empty too."""
-    with django_db_blocker.unblock():
+    cache, which outlives the database: it starts and ends empty too. Of its twenty deals the
+    first five count as the popular ones, so that the rest are the long tail."""
+    with django_db_blocker.unblock(), pytest.MonkeyPatch.context() as patch:
+        patch.setattr(make_demo_data, "POPULAR_DEALS", 5)
         cache.clear()
         call_command("make_demo_data", **DEMO)
         yield
@@ -62,6 +66,37 @@ def test_the_demo_plays_several_rule_sets_and_scorings(demo):
         assert scores and all(score <= MAXIMUM[scoring] for score in scores)
     assert min(demo.filter(scoring=PYSOL).values_list("score", flat=True)) >= START[PYSOL]
     assert all(stats.score_distributions().values())
+
+
+def test_games_are_won_only_on_deals_the_solver_does_not_prove_lost_under_their_rules(demo):
+    """Staff's verdicts come from the exact solver (here without the clock's budget, which a slow
+    machine could run out of): a game won on a deal it proves lost is one real play never makes."""
+    played = demo.filter(daily=None).values_list("deal", "rules").distinct()
+    lost = [
+        (deal, rules)
+        for deal, rules in played
+        if solve(Deal.objects.get(pk=deal).cards, Rules.from_name(rules)).result == "loss"
+    ]
+    assert lost, "the demo plays deals that cannot be won"
+    for deal, rules in lost:
+        assert not demo.filter(deal=deal, rules=rules, status=Status.WON).exists()
+
+
+def test_the_same_seed_makes_the_same_games(demo):
+    def figures(games):
+        return list(
+            games.filter(daily=None)
+            .order_by("pk")
+            .values_list("deal", "owner", "rules", "scoring", "status", "cleared", "score",
+                         "move_count", "active_ms", "hint_count", "undo_count", "moves")
+        )  # fmt: skip
+
+    made = figures(demo)
+    last = demo.order_by("pk").last().pk
+
+    call_command("make_demo_data", **DEMO)
+
+    assert figures(demo.filter(pk__gt=last)) == made
 
 
 def test_daily_records_are_one_deal_a_day_once_per_player(demo):

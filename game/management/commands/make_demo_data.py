@@ -1,9 +1,10 @@
 """Fill the database with made-up play for staff to explore and for benchmarks.
 
 Most games are figures only (no log), drawn from plausible distributions: a few deals are played
-far more than others, players win about 60% of games, some deals are left untouched, dates spread
-over the last --days days. Most are the standard game, the rest other rule sets; about a quarter
-are scored hands (PySolFC points or Hogue's original), without undo as scored play is.
+far more than others, players win over half of their games (only on deals the solver shows
+winnable), some deals are left untouched, dates spread over the last --days days. Most are the
+standard game, the rest other rule sets; about a quarter are scored hands (PySolFC points or
+Hogue's original), without undo as scored play is.
 A few (--logged) are real games played by a random player through the engine, with a full log,
 so that a game's page has a move list and a table to show, and a score worked out from the moves.
 Over the last --daily-days days, about half the demo players have a record of the day's daily
@@ -11,6 +12,7 @@ deal.
 """
 
 import random
+from dataclasses import replace
 from datetime import UTC, datetime, time, timedelta
 from itertools import accumulate
 from math import log
@@ -26,6 +28,7 @@ from django.utils import timezone
 from game.engine.deck import deck_for_number, format_deck
 from game.engine.rules import Rules
 from game.engine.scoring import CLASSIC, MAXIMUM, PYSOL, START, hand_score
+from game.engine.solver import DEPTH_FIRST_NODES, solve
 from game.engine.state import Table
 from game.models import Action, Deal, Game
 from game.play import daily_deal
@@ -39,6 +42,25 @@ SKIPPED_SHARE = 0.1
 RULE_SETS = {"standard": 0.8, "wild": 0.07, "open+nowrap": 0.05, "headstart": 0.04, "nowrap": 0.04}
 """Rule sets of the demo games and their shares."""
 SCORED_SHARE = 0.25
+PROOF_NODES = DEPTH_FIRST_NODES
+"""Positions the solver may search to show a deal winnable under a game's rules before the game is
+made up as won: its first, depth-first stage, which finds the line of most winnable deals
+(game/engine/solver.py). A deal it does not show winnable is never won, whether it can be or not,
+so that staff never see a game won on a deal the solver proves lost. Positions rather than time,
+so that a seed makes the same data on any machine."""
+POPULAR_DEALS = 100
+POPULAR_PROOF_NODES = 1_500
+"""The most played deals, on which half the games are played and which the statistics list, are
+given enough for the solver's second stage too: it shows most deals the first misses winnable, at
+a few times the work."""
+PROOF_RULES = {
+    name: replace(Rules.from_name(name), open_peaks=False, wild=False, first_waste=True)
+    for name in RULE_SETS
+}
+"""The rule set whose winning line shows a deal winnable under each: the solver sees every card
+(open peaks change nothing for it), a wild card held never hurts, and a headstart's first draw
+turns the standard game's first waste card. So one solve serves the standard game, wild and
+headstart, and one nowrap and open+nowrap."""
 DAILY_SHARE = 0.5
 """Share of the demo players with a record of a given day's daily deal."""
 
@@ -151,6 +173,7 @@ class _GameMaker:
             for _ in deal_ids
         ]
         self.logs: dict[int, list[Action]] = {}
+        self.shown_winnable: dict[tuple[int, Rules], bool] = {}
 
     def game(self, *, logged: bool) -> Game:
         rng = self.rng
@@ -173,8 +196,16 @@ class _GameMaker:
         if logged:
             self._play_with_log(game, index)
         else:
-            self._figures(game, won=rng.random() < self.win_chance[index])
+            won = rng.random() < self.win_chance[index] and self._winnable(index, game.rules)
+            self._figures(game, won=won)
         return game
+
+    def _winnable(self, index: int, rules: str) -> bool:
+        key = (index, PROOF_RULES[rules])
+        if key not in self.shown_winnable:
+            popular = index < POPULAR_DEALS
+            self.shown_winnable[key] = _shown_winnable(index + 1, key[1], popular=popular)
+        return self.shown_winnable[key]
 
     def daily_records(self, days: int) -> list[Game]:
         """Each demo player's record of about half the daily deals of the last `days` days, today
@@ -201,6 +232,7 @@ class _GameMaker:
                     hint_count=_some(self.rng, 0.3, 5),
                     undo_count=_some(self.rng, 0.35, 6),
                 )
+                # The daily deal is one the solver has shown winnable (play.daily_deal).
                 self._figures(game, won=self.rng.random() < 0.7)
                 records.append(game)
         return records
@@ -300,6 +332,21 @@ class _GameMaker:
     def _finish(self, game: Game) -> None:
         if game.status != Game.Status.PLAYING:
             game.finished_at = game.started_at + timedelta(milliseconds=game.active_ms)
+
+
+def _shown_winnable(number: int, rules: Rules, *, popular: bool) -> bool:
+    """Whether the solver shows deal `number` winnable under `rules`, within the work it is given
+    on such a deal."""
+    if popular:
+        budget = POPULAR_PROOF_NODES
+    elif rules.wrap:
+        budget = PROOF_NODES
+    else:
+        # A quarter of deals cannot be won without wrap, and the first stage finds the line of
+        # few of the rest: in the long tail the work would buy few won games.
+        return False
+    deck = deck_for_number(number, settings.TRIPEAKS_DEAL_KEY)
+    return solve(deck, rules, max_nodes=budget).result == "win"
 
 
 def _made_up_score(rng: random.Random, game: Game) -> int:
