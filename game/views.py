@@ -309,9 +309,9 @@ def winnable_only(request):
     preferences.choose_winnable_only(request, chosen)
     if not request.htmx:
         return HttpResponse(status=204)
-    # Ticked, nothing changes on the table: the player is told when the choice applies.
-    context = {"note": WINNABLE_CHOSEN if chosen else ANY_CHOSEN}
-    return render(request, "game/play.html#notice_swap", context)
+    # Ticked, nothing changes on the table: the player is told, beside the box, when it applies.
+    context = {"note": WINNABLE_CHOSEN if chosen else ANY_CHOSEN, "tip": False}
+    return render(request, "game/play.html#winnable_chosen", context)
 
 
 @never_cache

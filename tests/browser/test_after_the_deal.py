@@ -189,7 +189,7 @@ def test_every_card_of_the_analysis_shows_its_suit(table, width, height):
 def test_with_the_winnable_box_ticked_every_new_deal_can_be_won(table):
     with table.expect_response("**/winnable-only"):  # kept as it is ticked, without Play
         table.locator("input[name=winnable]").check()
-    expect(table.locator("#notice [data-note]")).to_have_text(WINNABLE_CHOSEN)
+    expect(table.locator("#winnable-chosen")).to_have_text(WINNABLE_CHOSEN)
     for _ in range(3):
         before = table.locator("#table").get_attribute("data-table")
         table.locator("#controls [data-action=new]").click()

@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from game.engine.deck import format_deck
 from game.engine.state import STILL_FACE_DOWN, STOCK_EMPTY
 from game.models import Game
+from game.views import ANY_CHOSEN, WINNABLE_CHOSEN
 from tests.browser.conftest import (
     draw_the_whole_stock,
     first_held,
@@ -593,6 +594,22 @@ def test_the_first_run_tip_shows_once_and_goes_on_any_action(page, console_error
     page.goto("/")
     expect(tip).to_be_hidden()
     assert console_errors == []
+
+
+def test_ticking_winnable_deals_only_says_so_beside_the_box_and_the_tip_goes(page):
+    page.goto("/")
+    controls = page.locator("#controls .controls")
+    where = "e => e.getBoundingClientRect().top + scrollY"  # on the page, however scrolled
+    before = controls.evaluate(where)
+    expect(page.locator("#tip")).to_be_visible()
+
+    page.locator("input[name=winnable]").check()
+
+    expect(page.locator("#winnable-chosen")).to_have_text(WINNABLE_CHOSEN)
+    expect(page.locator("#tip")).to_be_hidden()
+    assert controls.evaluate(where) == before
+    page.locator("input[name=winnable]").uncheck()
+    expect(page.locator("#winnable-chosen")).to_have_text(ANY_CHOSEN)
 
 
 def test_escape_closes_the_first_run_tip(table):
