@@ -99,8 +99,9 @@ def card_button(
 
 @cache
 def waste_card(card: int | None, moved: str, wild: bool = False) -> SafeString:
-    """The top of the waste, landing there when `moved` is "take", "draw" or "wild": a card, the
-    wild card (`wild`), or with neither (a head start) the empty place the first card goes to."""
+    """The top of the waste, landing there when `moved` is "take" or "draw": a card, the wild
+    card (`wild`, which the script flies from its button), or with neither (a head start) the empty
+    place the first card goes to."""
     return _piece("waste", waste=None if card is None else face(card), moved=moved, wild=wild)
 
 

@@ -374,7 +374,7 @@
   const still = matchMedia("(prefers-reduced-motion: reduce)");
   const places = () => {
     const seen = new Map();
-    document.querySelectorAll("#status, #table, #table .card, #stock, [data-waste]").forEach((element) => {
+    document.querySelectorAll("#status, #table, #table .card, #stock, [data-waste], #wild").forEach((element) => {
       const { card, waste, stock, table, run } = element.dataset;
       const face = card ?? waste ?? stock ?? table ?? run;
       seen.set(element.id || "waste", { box: element.getBoundingClientRect(), face });
@@ -508,14 +508,22 @@
     const gone = [...seen.keys()].find((id) => /^c\d/.test(id) && !onTable.has(id));
     const stock = seen.get("stock");
     const drawn = stock ? Number(stock.face) - Number($("#stock").dataset.stock) : 0;
-    const under = waste && wasteBefore && (gone || drawn > 0) && keepUnder(wasteBefore, waste);
+    // The wild card laid flies from its button; undone, the button is back and flies from the waste.
+    const held = seen.get("wild");
+    const laid = held && waste?.dataset.waste === "wild";
+    const unlaid = !held && $("#wild");
+    const under = waste && wasteBefore && (gone || drawn > 0 || laid) && keepUnder(wasteBefore, waste);
     if (waste && gone) {
       flyFrom(waste, seen.get(gone).box, [{ transform: "translateY(-12px) scale(1.08)", offset: 0.6 }]);
     } else if (waste && drawn > 0) {
       flyFrom(waste, stock.box, [{ transform: "scaleX(0.1)", offset: 0.4 }]);
+    } else if (laid) {
+      flyFrom(waste, held.box);
     } else if (drawn < 0) {
       // An undone draw: the card turns face down again on its way back to the stock.
       flyFrom($("#stock"), seen.get("waste").box, [{ transform: "scaleX(0.1)", offset: 0.4 }]);
+    } else if (unlaid) {
+      flyFrom(unlaid, seen.get("waste").box);
     }
     if (under) Promise.allSettled(waste.getAnimations().map((flight) => flight.finished)).then(() => under.remove());
     const run = Number($("#status").dataset.run);

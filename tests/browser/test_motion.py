@@ -43,6 +43,33 @@ def chain(table):
     return table
 
 
+# Tap in the page and hold the first frame of the flight it starts: where the flying element
+# starts, and the waste's card kept under it meanwhile.
+FIRST_FRAME = """async ([tapped, flying]) => {
+  const settled = new Promise((resolve) =>
+    document.addEventListener("htmx:afterSettle", resolve, { once: true }));
+  document.querySelector(tapped).click();
+  await settled;
+  const element = document.querySelector(flying);
+  const flight = element.getAnimations().find((each) => !(each instanceof CSSAnimation));
+  flight.pause();
+  flight.currentTime = 0;
+  const { x, y, width, height } = element.getBoundingClientRect();
+  const under = [...document.querySelectorAll(".pile .under b")].map((rank) => rank.dataset.g);
+  flight.finish();
+  return { x, y, width, height, under };
+}"""
+
+
+def first_frame(page, tapped: str, flying: str) -> dict:
+    return page.evaluate(FIRST_FRAME, [tapped, flying])
+
+
+def assert_at(frame: dict, box: dict) -> None:
+    for side in ("x", "y", "width", "height"):
+        assert frame[side] == pytest.approx(box[side], abs=2), side
+
+
 @pytest.mark.parametrize("size", [(1280, 800), (360, 640)], ids=["desktop", "phone"])
 def test_a_taken_card_flies_from_its_place_and_size_to_the_waste(chain, size):
     """The peaks' cards are smaller than the waste (on a phone by half): the flight grows it from
@@ -51,25 +78,27 @@ def test_a_taken_card_flies_from_its_place_and_size_to_the_waste(chain, size):
     settle(chain)
     card = chain.locator("#c18").bounding_box()
 
-    # The flying card where it starts: its first frame, held.
-    first_frame = chain.evaluate(
-        """async () => {
-      const settled = new Promise((resolve) =>
-        document.addEventListener("htmx:afterSettle", resolve, { once: true }));
-      document.querySelector("#c18").click();
-      await settled;
-      const waste = document.querySelector("[data-waste]");
-      const flight = waste.getAnimations().find((each) => !(each instanceof CSSAnimation));
-      flight.pause();
-      flight.currentTime = 0;
-      const { x, y, width, height } = waste.getBoundingClientRect();
-      flight.finish();
-      return { x, y, width, height };
-    }"""
-    )
+    assert_at(first_frame(chain, "#c18", "[data-waste]"), card)
 
-    for side in ("x", "y", "width", "height"):
-        assert first_frame[side] == pytest.approx(card[side], abs=2), side
+
+@pytest.mark.parametrize("size", [(360, 640), (640, 360)], ids=["upright", "sideways"])
+def test_the_wild_card_flies_from_its_button_onto_the_waste_and_back(table, size):
+    """Laid, the wild card comes from the button that held it, over the waste's card, not out of
+    the stock as a draw would; undone, it goes back into that button."""
+    table.set_viewport_size(dict(zip(("width", "height"), size, strict=True)))
+    start_deal(table, CHAIN_DECK, rules="wild")
+    button = table.locator("[data-action=wild]").bounding_box()
+    waste = table.locator("[data-waste]").bounding_box()
+    rank = table.locator("[data-waste] b").get_attribute("data-g")
+
+    laid = first_frame(table, "[data-action=wild]", "[data-waste]")
+    settle(table)
+    undone = first_frame(table, "#controls [data-action=undo]", "[data-action=wild]")
+
+    assert_at(laid, button)
+    assert laid["under"] == [rank]
+    assert_at(undone, waste)
+    expect(table.locator("[data-waste]")).to_have_attribute("data-waste", "KS")
 
 
 @pytest.mark.parametrize("touch", [False, True], ids=["pointer", "touch screen"])
@@ -176,9 +205,12 @@ def test_reduced_motion_stills_every_animation(page, chain):
     expect(chain.locator(".cascade")).to_have_count(0)
 
 
-def test_reduced_motion_stills_the_draw(page, chain):
+def test_reduced_motion_stills_the_draw_and_the_wild_card(page, table):
     page.emulate_media(reduced_motion="reduce")
-    assert moving_after(chain, "#stock") == []
+    start_deal(table, CHAIN_DECK, rules="wild")
+    assert moving_after(table, "#stock") == []
+    assert moving_after(table, "[data-action=wild]") == []
+    assert moving_after(table, "#controls [data-action=undo]") == []
 
 
 def test_a_quick_second_tap_on_a_slow_connection_is_applied(page, chain):
