@@ -389,7 +389,7 @@
     const across = box.left + box.width / 2 - (now.left + now.width / 2);
     const down = box.top + box.height / 2 - (now.top + now.height / 2);
     const shift = `translate(${across}px, ${down}px) scale(${box.width / now.width}, ${box.height / now.height})`;
-    const flight = element.animate([{ transform: shift, zIndex: 3 }, ...keyframes, { transform: "none" }], {
+    const flight = element.animate([{ transform: shift }, ...keyframes, { transform: "none" }], {
       duration: 320,
       easing: "cubic-bezier(0.2, 0.8, 0.3, 1)",
     });

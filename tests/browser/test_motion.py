@@ -136,6 +136,40 @@ def test_a_card_turned_face_up_flips_and_an_undone_one_flies_back(chain):
     expect(chain.locator("#c9")).to_contain_class("back")
 
 
+# Tap in the page and step through the flight it starts: what, at each moment, lies over the
+# flying element's middle (made hit-testable for this, as a flying card lets taps through).
+OVER_IN_FLIGHT = """async ([tapped, flying]) => {
+  const settled = new Promise((resolve) =>
+    document.addEventListener("htmx:afterSettle", resolve, { once: true }));
+  document.querySelector(tapped).click();
+  await settled;
+  const element = document.querySelector(flying);
+  const flight = element.getAnimations().find((each) => !(each instanceof CSSAnimation));
+  flight.pause();
+  element.style.pointerEvents = "auto";
+  const over = new Set();
+  for (let at = 0; at < flight.effect.getTiming().duration; at += 10) {
+    flight.currentTime = at;
+    const { left, top, width, height } = element.getBoundingClientRect();
+    const hit = document.elementFromPoint(left + width / 2, top + height / 2);
+    if (!element.contains(hit)) over.add(hit.closest("[id]").id);
+  }
+  flight.finish();
+  return [...over];
+}"""
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (360, 640)], ids=["desktop", "phone"])
+def test_an_undone_card_flies_back_over_the_cards_it_passes(chain, size):
+    chain.set_viewport_size(dict(zip(("width", "height"), size, strict=True)))
+    take(chain, 18)
+    settle(chain)
+
+    over = chain.evaluate(OVER_IN_FLIGHT, ["#controls [data-action=undo]", "#c18"])
+
+    assert over == []
+
+
 def test_a_growing_run_swells_its_counter_and_a_draw_pulses_its_reset(chain):
     taken, drawn = moving_after_each(chain, "#c18", "#stock")
     assert "run" in taken and "run reset" in drawn
