@@ -494,6 +494,12 @@
       return;
     }
     const waste = $("[data-waste]");
+    // Another deal (New deal, Replay, the deal form, or a deal dealt in another tab) is dealt
+    // from the stock, not played back as moves undone.
+    if (anotherDeal()) {
+      document.querySelectorAll("#table .card, [data-waste]").forEach((card) => flyFrom(card, seen.get("stock").box));
+      return;
+    }
     const onTable = new Set();
     document.querySelectorAll("#table .card").forEach((card) => {
       onTable.add(card.id);

@@ -136,6 +136,43 @@ def test_a_card_turned_face_up_flips_and_an_undone_one_flies_back(chain):
     expect(chain.locator("#c9")).to_contain_class("back")
 
 
+# Tap in the page and hold the first frame of every animation it starts: what moves, from where.
+ALL_FIRST_FRAMES = """async (tapped) => {
+  const settled = new Promise((resolve) =>
+    document.addEventListener("htmx:afterSettle", resolve, { once: true }));
+  document.querySelector(tapped).click();
+  await settled;
+  return document.getAnimations().map((animation) => {
+    animation.pause();
+    animation.currentTime = 0;
+    const element = animation.effect.target;
+    const { x, y, width, height } = element.getBoundingClientRect();
+    animation.finish();
+    const name = element.id || (element.matches("[data-waste]") ? "waste" : element.className);
+    return [name, { x, y, width, height }];
+  });
+}"""
+
+
+@pytest.mark.parametrize("dealt", ["#controls [data-action=new]", "[data-deal-form] button"])
+def test_a_deal_made_mid_game_is_dealt_from_the_stock(chain, dealt):
+    """Not as undone moves: the cards taken flying back out of the waste and the others turning
+    where they lie, the card drawn going back into the stock."""
+    chain.set_viewport_size({"width": 360, "height": 640})
+    for pos in CHAIN_ORDER[:4]:
+        take(chain, pos)
+    chain.locator("#stock").click()
+    expect(chain.locator("#stock")).to_have_attribute("data-stock", "22")
+    settle(chain)
+    stock = chain.locator("#stock").bounding_box()
+
+    moving = dict(chain.evaluate(ALL_FIRST_FRAMES, dealt))
+
+    assert sorted(moving) == sorted([*(f"c{pos}" for pos in range(28)), "waste"])
+    for frame in moving.values():
+        assert_at(frame, stock)
+
+
 # Tap in the page and step through the flight it starts: what, at each moment, lies over the
 # flying element's middle (made hit-testable for this, as a flying card lets taps through).
 OVER_IN_FLIGHT = """async ([tapped, flying]) => {
