@@ -13,7 +13,7 @@ from django.utils.safestring import SafeString
 from game.choices import FLAG_CHOICES, RULE_CHOICES, RULES_BY_NAME, SCORING_CHOICES
 from game.engine.cards import SUIT_SYMBOLS, card_code, card_label, is_red, rank_symbol, suit
 from game.engine.geometry import ACROSS, BASE_ROW, ROW_OF, ROWS, TABLEAU_SIZE
-from game.engine.state import DRAW, WILD
+from game.engine.state import DRAW, WILD, Table
 from game.models import Game
 from game.play import UNSTORED, Outcome, bank_of, daily_results, still_a_record, today
 
@@ -54,6 +54,13 @@ def face(card: int) -> dict:
         "suit": SUIT_SYMBOLS[suit(card)],
         "red": is_red(card),
     }
+
+
+def faces_taken(table: Table) -> str:
+    """The cards taken from the peaks, in the order taken, as their faces print ("A♣ 10♥"): what
+    a win's rain shows (tripeaks.js), every one of them seen by then."""
+    taken = (table.deck[move] for move in table.moves if isinstance(move, int))
+    return " ".join(rank_symbol(card) + SUIT_SYMBOLS[suit(card)] for card in taken)
 
 
 def clock(ms: float | None) -> str | None:
@@ -187,6 +194,7 @@ def context(outcome: Outcome, **extra) -> dict:
         "points": outcome.scored,
         "hint": hint,
         "panel": panel,
+        "faces_taken": faces_taken(table) if panel == "won" else "",
         # Defaults for what only some pages set: a name missing from the context costs a failed
         # lookup (an exception caught) each time the template reads it.
         "tip": False,

@@ -424,19 +424,25 @@
     copy.style.top = `${at.top - origin.top}px`;
     return copy;
   };
-  // A win: the cleared deck rains from the waste before the panel rises.
+  // A win: the cards cleared (their faces come with the panel, "A♣ 10♥") rain from the waste
+  // before the panel rises.
   const cascade = () => {
     const waste = $("[data-waste]");
     if (!waste) return;
     // Where the waste lies, not where the last card's flight to it has it now.
     const parent = waste.offsetParent.getBoundingClientRect();
     const box = { left: parent.left + waste.offsetLeft, top: parent.top + waste.offsetTop };
-    for (let index = 0; index < 14; index += 1) {
+    const faces = $("#panel").dataset.facesTaken.split(" ");
+    faces.forEach((face, index) => {
       const card = lookalike(waste, "cascade");
+      const suit = face.slice(-1);
+      card.querySelector("b").dataset.g = face.slice(0, -1);
+      card.querySelector("i").dataset.g = suit;
+      card.classList.toggle("red", "♦♥".includes(suit));
       card.style.left = `${box.left}px`;
       card.style.top = `${box.top}px`;
       document.body.append(card);
-      const x = (index - 6.5) * (innerWidth / 16);
+      const x = (index - (faces.length - 1) / 2) * (innerWidth / (faces.length + 2));
       const y = innerHeight - box.top + 40;
       card
         .animate(
@@ -445,10 +451,10 @@
             { transform: `translate(${x * 0.6}px, ${-y * 0.35}px) rotate(${index * 25}deg)`, offset: 0.35 },
             { transform: `translate(${x}px, ${y}px) rotate(${index * 50}deg)` },
           ],
-          { duration: 1100, delay: index * 45, easing: "ease-in", fill: "backwards" },
+          { duration: 1100, delay: index * 25, easing: "ease-in", fill: "backwards" },
         )
         .finished.then(() => card.remove());
-    }
+    });
     $("#panel").animate([{ opacity: 0, transform: "translateY(24px) scale(0.94)" }, { opacity: 1, transform: "none" }], {
       duration: 300,
       delay: 500,

@@ -5,6 +5,7 @@ all of it, and no animation holds back the next tap."""
 import pytest
 from playwright.sync_api import expect
 
+from game.engine.cards import SUIT_SYMBOLS, is_red, rank_symbol, suit
 from tests.browser.conftest import settle, start_deal, take
 from tests.engine.support import CHAIN_DECK, CHAIN_ORDER
 
@@ -245,22 +246,28 @@ def test_a_refused_tap_shakes_the_card_beside_its_reason(chain):
     assert "c19" in moving and "message" in moving
 
 
-def test_a_win_rains_the_deck_before_the_panel(chain):
+def test_a_win_rains_the_cards_cleared_before_the_panel(chain):
     for pos in CHAIN_ORDER[:-1]:
         take(chain, pos)
     moving = moving_after(chain, f"#c{CHAIN_ORDER[-1]}")
 
-    assert moving.count("cascade") >= 10 and "panel" in moving
-    # From the waste, where the last card is landing, not from the place it was taken from.
-    starts = chain.evaluate(
-        """() => [...document.querySelectorAll(".cascade")]
-          .map((card) => [parseFloat(card.style.left), parseFloat(card.style.top)])"""
+    assert "cascade" in moving and "panel" in moving
+    rain = chain.evaluate(
+        """() => [...document.querySelectorAll(".cascade")].map((card) => ({
+          face: card.querySelector("b").dataset.g + card.querySelector("i").dataset.g,
+          red: card.classList.contains("red"),
+          at: [Math.round(parseFloat(card.style.left)), Math.round(parseFloat(card.style.top))],
+        }))"""
     )
     settle(chain)
+    # The 28 cards taken, in the order taken, not the last one again and again.
+    cleared = [CHAIN_DECK[pos] for pos in CHAIN_ORDER]
+    faces = [rank_symbol(card) + SUIT_SYMBOLS[suit(card)] for card in cleared]
+    assert [card["face"] for card in rain] == faces
+    assert [card["red"] for card in rain] == [is_red(card) for card in cleared]
+    # From the waste, where the last card is landing, not from the place it was taken from.
     waste = chain.locator("[data-waste]").bounding_box()
-    assert {(round(left), round(top)) for left, top in starts} == {
-        (round(waste["x"]), round(waste["y"]))
-    }
+    assert {tuple(card["at"]) for card in rain} == {(round(waste["x"]), round(waste["y"]))}
     expect(chain.locator("#panel h2")).to_have_text("Deal cleared!")
     expect(chain.locator(".cascade")).to_have_count(0, timeout=3000)
 
