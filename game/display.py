@@ -191,6 +191,8 @@ def context(outcome: Outcome, **extra) -> dict:
         "message": outcome.message,
         "note": outcome.note,
         "news": " ".join(filter(None, [outcome.news, outcome.scored])),
+        # The wild card laid changes what fits onto the waste, which no card on the table shows.
+        "news_shown": outcome.moved == WILD,
         "points": outcome.scored,
         "hint": hint,
         "panel": panel,

@@ -995,7 +995,7 @@ def _news(table: Table, action: Move, run_before: int) -> str:
     if action == UNDO:
         return f"Move undone. The waste shows {_waste_words(table)}."
     if action == WILD:
-        news = "Laid the wild card on the waste: any card fits onto it."
+        news = "Wild card laid: any card fits onto it."
     elif action == DRAW:
         reset = f" Run reset from {run_before} to 0." if run_before else ""
         news = f"Drew {_waste_words(table)}.{reset} {table.stock_count} left in the stock."

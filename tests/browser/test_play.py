@@ -249,6 +249,28 @@ def test_on_the_account_links_the_keys_are_the_pages(table):
     expect(table.locator("#table")).to_have_attribute("data-table", played)
 
 
+@pytest.mark.parametrize("width, height", [(360, 640), (640, 360), (1280, 800)])
+def test_the_wild_card_says_what_it_does_held_and_laid(table, width, height):
+    """A phone shows no title: the button says it in words, and once laid, what lies on the waste
+    is said in a line shown, not only to a screen reader. Neither moves a control."""
+    table.set_viewport_size({"width": width, "height": height})
+    start_deal(table, CHAIN_DECK, rules="wild")
+    undo = table.locator("#controls [data-action=undo]")
+    place = undo.bounding_box()
+
+    expect(table.locator("[data-action=wild]")).to_have_text("Wild card any card fits on it")
+    assert unreachable(table, ["[data-action=wild] small"]) == []
+    table.locator("[data-action=wild]").click()
+    said = table.locator("#notice p").filter(has_text="any card fits onto it")
+    expect(said).to_have_text("Wild card laid: any card fits onto it.")
+    settle(table)
+
+    assert said.evaluate("(line) => line.clientWidth > 100 && line.checkVisibility()")
+    assert unreachable(table, ["#notice p", "[data-waste]"]) == []
+    assert undo.bounding_box() == place
+    screenshot(table, f"play-wild-laid-{width}x{height}")
+
+
 def test_the_letter_keys_can_be_turned_off_on_this_device(table):
     start_deal(table, CHAIN_DECK, rules="wild")
     take(table, 18)  # something to undo
