@@ -12,7 +12,8 @@ from game.models import Game
 FLAG_WORDS = {
     "open": (
         "Open peaks",
-        "every card is dealt face up; a card must still be uncovered to be taken",
+        "every card is dealt face up; a card must still be uncovered to be taken, and one still "
+        "covered is shown dimmed",
     ),
     "nowrap": ("No wrap", "K and A do not connect: on a K only a Q fits, on an A only a 2"),
     "headstart": (

@@ -71,5 +71,6 @@ def _card(table: Table, pos: int, next_move: Move | None) -> dict:
         "column": grid_column(pos),
         "face": face(table.deck[pos]),
         "taken": table.is_removed(pos),
+        "covered": not table.is_uncovered(pos),
         "next": pos == next_move,
     }

@@ -5,6 +5,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import (
     AXE,
+    contrast,
     draw_the_whole_stock,
     screenshot,
     serious_accessibility_violations,
@@ -157,3 +158,17 @@ def test_rotating_and_resizing_keep_the_deal_as_it_was(phone, table):
     table.reload()
     expect(table.locator("#status")).to_have_attribute("data-cleared", "1")
     expect(table.locator('[data-pos="19"]')).to_have_attribute("data-card", "2C")
+
+
+def test_under_open_peaks_a_covered_card_is_dimmed_its_rank_still_legible(phone, table):
+    start_deal(table, CHAIN_DECK, rules="open")
+    inks = "e => [getComputedStyle(e).color, getComputedStyle(e).backgroundColor]"
+    free_paper = table.locator("#c18").evaluate(inks)[1]
+
+    for pos in (9, 12):  # a club and a diamond, both under the base row
+        card = table.locator(f"#c{pos}")
+        expect(card).to_contain_class("covered")
+        ink, paper = card.evaluate(inks)
+        assert contrast(paper, free_paper) >= 2  # told apart at a glance, not 1.4:1
+        assert contrast(ink, paper) >= 4.5
+    screenshot(table, "phone-open-peaks")

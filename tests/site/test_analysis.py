@@ -184,6 +184,23 @@ def test_a_screen_reader_reads_the_whole_deal_card_by_card(player, lost):
     assert text(element(page, id=forward["aria-describedby"])).startswith("Step 1 of ")
 
 
+def test_the_cards_still_covered_are_dimmed_as_under_open_peaks_and_said_so(player, lost):
+    analysis = f"/game/{lost.pk}/analysis"
+    player.client.get(analysis)
+    found = Analysis.objects.get(game=lost)
+
+    page = player.client.get(f"{analysis}?step=1").content
+
+    table = Table.replay(DECK, [*LINE[: found.last_winnable], *found.line[:1]])
+    cards = elements(element(page, role="list"), role="listitem")
+    covered = [pos for pos, card in enumerate(cards) if "covered" in card.classes]
+    standing = [pos for pos in range(28) if not table.is_removed(pos)]
+    assert covered == [pos for pos in standing if not table.is_uncovered(pos)]
+    assert covered and len(covered) < len(standing)  # the free cards are not dimmed
+    said = [card["aria-label"].endswith(", covered") for card in cards]
+    assert said == [pos in covered for pos in range(28)]
+
+
 def test_the_lines_last_step_comes_back_with_focus_on_back(player, lost):
     """Forward is gone there: focus would fall to the page's start."""
     analysis_url = f"/game/{lost.pk}/analysis"

@@ -39,6 +39,14 @@ def test_open_peaks_show_every_card_from_the_deal(player):
     assert not element(html, "button", data_pos="18")["aria-label"].endswith("covered")
 
 
+def test_the_rules_say_what_a_dimmed_card_under_open_peaks_is(player):
+    rules = element(player.page.content, "section", id="rules")
+
+    named = zip(elements(rules, "dt"), elements(rules, "dd"), strict=True)
+    said = {text(name): text(words) for name, words in named}
+    assert "covered is shown dimmed" in said["Open peaks"]
+
+
 @pytest.mark.parametrize("rules", ["wild", "open+wild"])
 def test_the_wild_card_is_laid_once_and_comes_back_with_undo(player, rules):
     start(player, rules)
