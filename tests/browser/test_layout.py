@@ -38,6 +38,8 @@ def test_phone_portrait_fits_without_horizontal_scroll(phone, table):
     # The account links and the deal form's box reach as far for a finger, in less of a line.
     for target in table.locator(".account a, .deal .check").all():
         assert target.bounding_box()["height"] >= 44
+    for link in table.locator(".account a").all():  # "Log in", the shortest, too
+        assert link.bounding_box()["width"] >= 44
     screenshot(table, "phone-start")
 
 

@@ -118,6 +118,15 @@ def test_on_a_phone_the_win_panel_hides_the_whole_status_line(table, width, heig
         )
 
 
+def too_small_for_a_finger(page, selector: str) -> list[dict]:
+    """The boxes of the targets under 44 px either way."""
+    boxes = page.locator(selector).evaluate_all(
+        "all => all.map((e) => e.getBoundingClientRect().toJSON())"
+    )
+    assert boxes
+    return [box for box in boxes if box["width"] < 44 or box["height"] < 44]
+
+
 # The smallest phone in use, where a panel has least room above the controls.
 PANEL_SIZES = [(320, 568), *SIZES]
 
@@ -135,6 +144,7 @@ def test_the_win_panel_fits_and_leaves_the_controls_free(screen, table):
     assert unreachable(table, ["#panel", *controls()]) == []
     assert overlapped(table, "#panel", controls()) == []
     assert unreachable(table, WIN_EXITS) == []
+    assert too_small_for_a_finger(table, "#panel .result :is(.btn, #deal-id)") == []
     screenshot(table, f"screens-won-{screen}")
     table.keyboard.press("ArrowRight")  # not to the stock, which the panel may cover
     expect(table.locator("#panel h2")).to_be_focused()
@@ -404,6 +414,28 @@ def test_a_left_hands_score_and_the_way_to_its_analysis_move_no_control(table, w
     expect(table.locator("#notice [data-left-score]")).to_be_visible()
     expect(table.locator("#notice [data-analysis]")).to_be_visible()
     assert [table.locator(control).evaluate(where) for control in controls()] == places
+
+
+@pytest.mark.parametrize("width, height", [(360, 640), (640, 360), (1280, 800)])
+def test_the_way_to_the_last_deals_analysis_is_a_fingers_size_and_moves_no_control(
+    table, width, height
+):
+    """Its reach spills past the message row's line on to the felt around it, clear of the cards
+    and the controls, and that row keeps its height."""
+    table.set_viewport_size({"width": width, "height": height})
+    start_deal(table, CHAIN_DECK)
+    take(table, 18)
+    places = [table.locator(control).bounding_box() for control in controls()]
+
+    table.locator("#controls [data-action=new]").click()
+
+    link = "#notice [data-analysis]"
+    expect(table.locator(link)).to_have_text("See the analysis of the previous deal")
+    assert too_small_for_a_finger(table, link) == []
+    assert [table.locator(control).bounding_box() for control in controls()] == places
+    cards = [f"#c{pos}" for pos in range(18, 28)]
+    assert overlapped(table, link, [*cards, "#stock", "[data-waste]", *controls()]) == []
+    screenshot(table, f"screens-last-deals-analysis-{width}x{height}")
 
 
 def widest_scroll_while_it_moves(page) -> int:
