@@ -36,6 +36,7 @@ WIN_EXITS = [
     "#panel [data-action=new]",
     "#panel [data-action=replay]",
     "#panel .actions [data-look]",
+    "#panel .actions [data-analysis]",
 ]
 # Half a phone's screen held sideways (split screen), and small phones held sideways.
 SMALL_SIDEWAYS = [(392, 360), (432, 360), (480, 320)]
@@ -486,6 +487,8 @@ def test_a_small_screen_sideways_keeps_the_win_panels_exits_in_view(table, width
     settle(table)
 
     assert unreachable(table, WIN_EXITS) == []
+    # Whole, none of them scrolled out of sight within the panel.
+    assert table.locator("#panel").evaluate("panel => panel.scrollHeight <= panel.clientHeight")
     screenshot(table, f"screens-won-scored-{width}x{height}")
 
 
