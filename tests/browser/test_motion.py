@@ -44,9 +44,8 @@ def chain(table):
     return table
 
 
-# Tap in the page and hold the first frame of the flight it starts: where the flying element
-# starts, and the waste's card kept under it meanwhile.
-FIRST_FRAME = """async ([tapped, flying]) => {
+# Tap in the page and hold the flight it starts (`element`, `flight`), to read it at any moment.
+TAP_AND_HOLD_THE_FLIGHT = """
   const settled = new Promise((resolve) =>
     document.addEventListener("htmx:afterSettle", resolve, { once: true }));
   document.querySelector(tapped).click();
@@ -54,12 +53,20 @@ FIRST_FRAME = """async ([tapped, flying]) => {
   const element = document.querySelector(flying);
   const flight = element.getAnimations().find((each) => !(each instanceof CSSAnimation));
   flight.pause();
+"""
+
+# Where the flying element starts, and the waste's card kept under it meanwhile.
+FIRST_FRAME = (
+    """async ([tapped, flying]) => {"""
+    + TAP_AND_HOLD_THE_FLIGHT
+    + """
   flight.currentTime = 0;
   const { x, y, width, height } = element.getBoundingClientRect();
   const under = [...document.querySelectorAll(".pile .under b")].map((rank) => rank.dataset.g);
   flight.finish();
   return { x, y, width, height, under };
 }"""
+)
 
 
 def first_frame(page, tapped: str, flying: str) -> dict:
@@ -174,16 +181,12 @@ def test_a_deal_made_mid_game_is_dealt_from_the_stock(chain, dealt):
         assert_at(frame, stock)
 
 
-# Tap in the page and step through the flight it starts: what, at each moment, lies over the
-# flying element's middle (made hit-testable for this, as a flying card lets taps through).
-OVER_IN_FLIGHT = """async ([tapped, flying]) => {
-  const settled = new Promise((resolve) =>
-    document.addEventListener("htmx:afterSettle", resolve, { once: true }));
-  document.querySelector(tapped).click();
-  await settled;
-  const element = document.querySelector(flying);
-  const flight = element.getAnimations().find((each) => !(each instanceof CSSAnimation));
-  flight.pause();
+# Step through the flight a tap starts: what, at each moment, lies over the flying element's
+# middle (made hit-testable for this, as a flying card lets taps through).
+OVER_IN_FLIGHT = (
+    """async ([tapped, flying]) => {"""
+    + TAP_AND_HOLD_THE_FLIGHT
+    + """
   element.style.pointerEvents = "auto";
   const over = new Set();
   for (let at = 0; at < flight.effect.getTiming().duration; at += 10) {
@@ -195,6 +198,7 @@ OVER_IN_FLIGHT = """async ([tapped, flying]) => {
   flight.finish();
   return [...over];
 }"""
+)
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (360, 640)], ids=["desktop", "phone"])
