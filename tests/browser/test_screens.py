@@ -157,6 +157,32 @@ def test_the_win_panel_fits_and_leaves_the_controls_free(screen, table):
     assert unreachable(table, ["[data-message]", "#panel .show", *controls()]) == []
 
 
+# The size of the smallest words shown in an element.
+SMALLEST_TEXT = """(within) => {
+  const walker = document.createTreeWalker(within, NodeFilter.SHOW_TEXT);
+  const sizes = [];
+  while (walker.nextNode()) {
+    const shown = walker.currentNode.parentElement;
+    if (walker.currentNode.textContent.trim() && shown.checkVisibility()) {
+      sizes.push(parseFloat(getComputedStyle(shown).fontSize));
+    }
+  }
+  return Math.min(...sizes);
+}"""
+
+
+@pytest.mark.parametrize("width, height", [(360, 640), (640, 360)])
+def test_a_scored_win_panels_words_are_all_12_px_or_more(table, width, height):
+    table.set_viewport_size({"width": width, "height": height})
+    start_deal(table, CHAIN_DECK, scoring="pysol")
+    for pos in CHAIN_ORDER:
+        take(table, pos)
+    expect(table.locator("#panel .figures")).to_contain_text("Bank")
+
+    assert table.locator("#panel").evaluate(SMALLEST_TEXT) >= 12
+    screenshot(table, f"screens-won-scored-words-{width}x{height}")
+
+
 @pytest.mark.parametrize(
     "screen", PANEL_SIZES, indirect=True, ids=lambda size: "x".join(map(str, size))
 )
