@@ -274,9 +274,12 @@ def test_try_again_sets_aside_a_deal_in_play_and_leaves_one_untouched(player, lo
 def test_a_won_game_says_it_was_won(player):
     game = play_line(player, CHAIN_DECK, CHAIN_ORDER)
 
-    page = element(player.client.get(f"/game/{game.pk}/analysis").content, data_deck=True)
+    response = player.client.get(f"/game/{game.pk}/analysis")
 
+    page = element(response.content, data_deck=True)
     assert page["data-winnable"] == "true" and not page.has("data-last-winnable")
+    said = text(element(response.content, "section", **{"class": "verdict"}))
+    assert said == "You won this deal."  # said once, plainly
 
 
 def test_nothing_is_shown_while_the_game_is_being_played(player):
