@@ -465,6 +465,31 @@ def test_the_way_to_the_last_deals_analysis_is_a_fingers_size_and_moves_no_contr
     screenshot(table, f"screens-last-deals-analysis-{width}x{height}")
 
 
+@pytest.mark.parametrize("width, height", [(360, 640), (412, 915), (640, 360), (1280, 800)])
+def test_a_head_starts_empty_waste_says_what_to_do_legibly_within_its_place(table, width, height):
+    table.set_viewport_size({"width": width, "height": height})
+    start_deal(table, None, rules="headstart")
+    waste = table.locator(".waste.empty")
+    expect(waste).to_have_text("Take any card")
+
+    size, words, place = waste.evaluate(
+        """(waste) => {
+          const words = document.createRange();
+          words.selectNodeContents(waste);
+          const edge = parseFloat(getComputedStyle(waste).borderTopWidth);
+          const box = waste.getBoundingClientRect();
+          const inside = [box.left + edge, box.top + edge, box.right - edge, box.bottom - edge];
+          const drawn = words.getBoundingClientRect();
+          return [parseFloat(getComputedStyle(waste).fontSize),
+                  [drawn.left, drawn.top, drawn.right, drawn.bottom], inside];
+        }"""
+    )
+    # As large as the place allows, in proportion to it on a desktop's large cards.
+    assert size >= max(12, (place[2] - place[0]) / 7)
+    assert place[0] <= words[0] and place[1] <= words[1]
+    assert words[2] <= place[2] and words[3] <= place[3]
+
+
 def widest_scroll_while_it_moves(page) -> int:
     """The page's widest scroll width over its animations, each held at every 20 ms in turn."""
     return page.evaluate(
