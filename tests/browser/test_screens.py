@@ -171,12 +171,17 @@ SMALLEST_TEXT = """(within) => {
 }"""
 
 
-@pytest.mark.parametrize("width, height", [(360, 640), (640, 360)])
-def test_a_scored_win_panels_words_are_all_12_px_or_more(table, width, height):
+def win_a_scored_hand(table, width: int, height: int) -> None:
+    """A hand of PySolFC points won, on a screen of this size."""
     table.set_viewport_size({"width": width, "height": height})
     start_deal(table, CHAIN_DECK, scoring="pysol")
     for pos in CHAIN_ORDER:
         take(table, pos)
+
+
+@pytest.mark.parametrize("width, height", [(360, 640), (640, 360)])
+def test_a_scored_win_panels_words_are_all_12_px_or_more(table, width, height):
+    win_a_scored_hand(table, width, height)
     expect(table.locator("#panel .figures")).to_contain_text("Bank")
 
     assert table.locator("#panel").evaluate(SMALLEST_TEXT) >= 12
@@ -530,10 +535,7 @@ def test_a_small_screen_sideways_keeps_a_scored_hand_and_a_held_wild_card_in_vie
 
 @pytest.mark.parametrize("width, height", SMALL_SIDEWAYS)
 def test_a_small_screen_sideways_keeps_the_win_panels_exits_in_view(table, width, height):
-    table.set_viewport_size({"width": width, "height": height})
-    start_deal(table, CHAIN_DECK, scoring="pysol")
-    for pos in CHAIN_ORDER:
-        take(table, pos)
+    win_a_scored_hand(table, width, height)
     expect(table.locator("#panel h2")).to_have_text("Deal cleared!")
     settle(table)
 
@@ -545,10 +547,7 @@ def test_a_small_screen_sideways_keeps_the_win_panels_exits_in_view(table, width
 
 @pytest.mark.parametrize("width, height", [(568, 320), (640, 360)])
 def test_a_scored_win_folded_away_keeps_its_points_and_the_controls_in_view(table, width, height):
-    table.set_viewport_size({"width": width, "height": height})
-    start_deal(table, CHAIN_DECK, scoring="pysol")
-    for pos in CHAIN_ORDER:
-        take(table, pos)
+    win_a_scored_hand(table, width, height)
     table.locator("#panel .actions [data-look]").click()
     expect(table.locator("#panel .result")).to_be_hidden()
     settle(table)
