@@ -59,8 +59,8 @@ def face(card: int) -> dict:
 def faces_taken(table: Table) -> str:
     """The cards taken from the peaks, in the order taken, as their faces print ("A♣ 10♥"): what
     a win's rain shows (tripeaks.js), every one of them seen by then."""
-    taken = (table.deck[move] for move in table.moves if isinstance(move, int))
-    return " ".join(rank_symbol(card) + SUIT_SYMBOLS[suit(card)] for card in taken)
+    taken = (face(table.deck[move]) for move in table.moves if isinstance(move, int))
+    return " ".join(card["rank"] + card["suit"] for card in taken)
 
 
 def clock(ms: float | None) -> str | None:

@@ -133,7 +133,7 @@ def is_newcomer(request) -> bool:
 
 def first_action(request, view, **options):
     """A newcomer's first action, on the table they were dealt, stored for it with their session.
-    Refused as bad input, it stores nothing, neither (on SQLite, other writes wait for it, a first
+    Refused as bad input, it stores nothing at all (on SQLite, other writes wait for it, a first
     Hint's search included)."""
     try:
         with transaction.atomic():
